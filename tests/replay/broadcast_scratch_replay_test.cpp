@@ -18,40 +18,21 @@
 #include "kernel_operator.h"
 #include "lngrad_aicore/launch.h"
 #include "replay_broadcast_scratch.h"
-#include "scratch_test_util.h"
+#include "scratch_ub_harness.h"
 #include "../aicore/sanitizer_off.h"
 
 namespace {
 
 namespace rb = lngrad_replay::broadcast_scratch;
+namespace st = lngrad_replay::scratch_test;
 using AscendC::LocalTensor;
 using lngrad_replay::scratch_test::Aligned32;
 
-constexpr uint8_t kTmpFill = 0xa5;
-constexpr uint8_t kDstFill = 0x5a;
 constexpr uint32_t kPast = 40;          // dst elements past what the call writes
 constexpr uint32_t kSrcPast = 64;       // bytes after src (known filler)
 constexpr uint64_t kMaxBytes = 150000;  // dst and scratch bytes a case may take
 
 uint32_t g_cases = 0;  // cases compared by the running test
-
-struct Images {
-  std::vector<uint8_t> src, dst, tmp;
-  bool ran = false;
-};
-
-template <class T>
-const char* TypeName() {
-  if constexpr (std::is_same_v<T, half>) return "half";
-  if constexpr (std::is_same_v<T, bfloat16_t>) return "bfloat16_t";
-  if constexpr (std::is_same_v<T, float>) return "float";
-  if constexpr (std::is_same_v<T, int8_t>) return "int8_t";
-  if constexpr (std::is_same_v<T, uint8_t>) return "uint8_t";
-  if constexpr (std::is_same_v<T, int16_t>) return "int16_t";
-  if constexpr (std::is_same_v<T, uint16_t>) return "uint16_t";
-  if constexpr (std::is_same_v<T, int32_t>) return "int32_t";
-  return "uint32_t";
-}
 
 // Random bytes, with NaN, +-inf, +-0 and subnormal patterns of the float types at the start.
 std::vector<uint8_t> Bits(size_t bytes, uint32_t size, uint32_t seed) {
@@ -67,13 +48,17 @@ std::vector<uint8_t> Bits(size_t bytes, uint32_t size, uint32_t seed) {
   return v;
 }
 
+// The element size the sequence works in (*ts: 1-byte T as halves) and the bytes of the half
+// copies at the scratch's start (src and dst rounded up to 16 halves; none for other T).
+uint32_t CastBytes(uint32_t size, uint64_t srcN, uint64_t dstN, uint32_t* ts) {
+  *ts = size == 1 ? 2 : size;
+  return size == 1 ? static_cast<uint32_t>(((srcN + 15) / 16 + (dstN + 15) / 16) * 16 * 2) : 0;
+}
+
 // GetBroadCastMaxMinTmpSize's minimum on 2201 (broadcast_tiling.cpp), from the shapes.
 uint32_t MinBytes(uint32_t size, int axis, uint64_t srcN, uint64_t dstN, uint32_t cols) {
-  uint32_t cast = 0, ts = size;
-  if (size == 1) {
-    ts = 2;
-    cast = static_cast<uint32_t>(((srcN + 15) / 16 + (dstN + 15) / 16) * 16 * 2);
-  }
+  uint32_t ts = 0;
+  const uint32_t cast = CastBytes(size, srcN, dstN, &ts);
   if (srcN == dstN || srcN == 1) return size == 1 ? cast + 32 : 0;
   if (axis == 0) return 32 + cast;
   const uint32_t e = 32 / ts;
@@ -84,67 +69,11 @@ uint32_t MinBytes(uint32_t size, int axis, uint64_t srcN, uint64_t dstN, uint32_
 // The scratch the 2002 sequence writes in whole (GetBroadCastMaxMinTmpSize's maximum there:
 // the zero block, the half copies, rows * cols elements); smaller ones pass its end (chunks).
 uint32_t FitBytes2002(uint32_t size, int axis, uint64_t srcN, uint64_t dstN) {
-  uint32_t cast = 0, ts = size;
-  if (size == 1) {
-    ts = 2;
-    cast = static_cast<uint32_t>(((srcN + 15) / 16 + (dstN + 15) / 16) * 16 * 2);
-  }
+  uint32_t ts = 0;
+  const uint32_t cast = CastBytes(size, srcN, dstN, &ts);
   if (srcN == dstN || srcN == 1) return size == 1 ? cast + 32 : 0;
   if (axis == 0) return 32 + cast;
   return static_cast<uint32_t>(32 + cast + dstN * ts);
-}
-
-// One block of `soc`: src (srcBytes, then the filler), dst, the scratch.
-template <class T, int dim, int axis>
-Images Run(const char* soc, const std::vector<uint8_t>& srcImage, uint64_t srcN, uint64_t dstElems,
-           uint32_t tmpBytes, bool stack, const uint32_t* dstShape, const uint32_t* srcShape) {
-  Images out;
-  lngrad::aicore::LaunchOptions opts;
-  opts.soc = soc;
-  opts.sequential = true;
-  const auto kernel = [&] {
-    AscendC::TPipe pipe;
-    AscendC::TBuf<> bs, bd, bt, filler;
-    const auto sb = static_cast<uint32_t>(srcImage.size());
-    const auto nd = static_cast<uint32_t>(dstElems);
-    pipe.InitBuffer(bs, Aligned32(sb));
-    pipe.InitBuffer(bd, Aligned32(nd * sizeof(T)));
-    LocalTensor<uint8_t> tmp;
-    lngrad_replay::scratch_test::TakeScratch(pipe, bt, filler, stack, tmpBytes, &tmp);
-    if (::testing::Test::HasFatalFailure()) return;
-    LocalTensor<uint8_t> sraw = bs.Get<uint8_t>(sb);
-    std::memcpy(sraw.HostPtr(), srcImage.data(), sb);
-    LocalTensor<T> s = bs.Get<T>(static_cast<uint32_t>(srcN)), d = bd.Get<T>(nd);
-    std::memset(d.HostPtr(), kDstFill, nd * sizeof(T));
-    std::memset(tmp.HostPtr(), kTmpFill, tmpBytes);
-    if (stack) {
-      AscendC::Broadcast<T, dim, axis>(d, s, dstShape, srcShape);
-      EXPECT_TRUE((AscendC::PopStackBuffer<uint8_t, AscendC::TPosition::VECCALC>(tmp)));
-    } else {
-      AscendC::Broadcast<T, dim, axis>(d, s, dstShape, srcShape, tmp);
-    }
-    out.src.assign(sraw.HostPtr(), sraw.HostPtr() + sb);
-    const auto* dp = reinterpret_cast<const uint8_t*>(d.HostPtr());
-    out.dst.assign(dp, dp + nd * sizeof(T));
-    out.tmp.assign(tmp.HostPtr(), tmp.HostPtr() + tmpBytes);
-    out.ran = true;
-  };
-  const lngrad::Status st = lngrad::aicore::Launch(1, kernel, opts);
-  EXPECT_TRUE(st.ok()) << st.ToString();
-  return out;
-}
-
-std::string FirstDiff(const std::vector<uint8_t>& got, const std::vector<uint8_t>& want) {
-  if (got.size() != want.size()) {
-    return "sizes " + std::to_string(got.size()) + " and " + std::to_string(want.size());
-  }
-  for (size_t i = 0; i < got.size(); ++i) {
-    if (got[i] != want[i]) {
-      return "byte " + std::to_string(i) + " of " + std::to_string(got.size()) + ": lngrad " +
-             std::to_string(got[i]) + ", replay " + std::to_string(want[i]);
-    }
-  }
-  return "";
 }
 
 // One case: the shapes, the scratch (the minimum plus `extra` bytes) and one overload; cases
@@ -163,7 +92,7 @@ void Case(const uint32_t* dstShape, const uint32_t* srcShape, uint32_t extra, bo
   const uint32_t tmpBytes = base + extra;
   if (tmpBytes == 0 || (stack && tmpBytes % 32 != 0)) return;
   if ((dstN + srcN) * sizeof(T) + tmpBytes > kMaxBytes) return;
-  std::string what = std::string(on2002 ? "2002 " : "2201 ") + TypeName<T>() + " dim " +
+  std::string what = std::string(on2002 ? "2002 " : "2201 ") + st::TypeName<T>() + " dim " +
                      std::to_string(dim) + " axis " + std::to_string(axis) + " dst [" +
                      std::to_string(dstShape[0]);
   if (dim == 2) what += ", " + std::to_string(dstShape[1]);
@@ -173,21 +102,27 @@ void Case(const uint32_t* dstShape, const uint32_t* srcShape, uint32_t extra, bo
   SCOPED_TRACE(what);
   const std::vector<uint8_t> srcImage =
       Bits(srcN * sizeof(T) + kSrcPast, sizeof(T), static_cast<uint32_t>(dstN * 7 + extra));
-  std::vector<uint8_t> wantSrc = srcImage, wantDst((dstN + kPast) * sizeof(T), kDstFill),
-                       wantTmp(tmpBytes, kTmpFill);
-  const rb::Mem m{wantSrc.data(), wantDst.data(), wantTmp.data(), tmpBytes};
+  const st::UbImages in = st::StartImages(srcImage, (dstN + kPast) * sizeof(T), tmpBytes);
+  st::UbImages want = in;
+  const rb::Mem m{want.src.data(), want.dst.data(), want.tmp.data(), tmpBytes};
   if (on2002) {
     rb::Broadcast2002<sizeof(T)>(m, dim, axis, dstShape, srcShape, std::is_signed_v<T>);
   } else {
     rb::Broadcast2201<sizeof(T)>(m, dim, axis, dstShape, srcShape, std::is_signed_v<T>);
   }
-  const Images got = Run<T, dim, axis>(on2002 ? "Ascend310P1" : "Ascend910B1", srcImage, srcN,
-                                       dstN + kPast, tmpBytes, stack, dstShape, srcShape);
+  const st::UbImages got = st::RunOnUb<T>(
+      on2002 ? "Ascend310P1" : "Ascend910B1", in, stack,
+      [&](LocalTensor<T>& d, LocalTensor<T>& s, LocalTensor<uint8_t>& tmp, bool on_stack) {
+        if (on_stack) {
+          AscendC::Broadcast<T, dim, axis>(d, s, dstShape, srcShape);
+        } else {
+          AscendC::Broadcast<T, dim, axis>(d, s, dstShape, srcShape, tmp);
+        }
+      },
+      srcN);
   ASSERT_TRUE(got.ran);
   ++g_cases;
-  EXPECT_EQ(FirstDiff(got.dst, wantDst), "") << what << ": dst";
-  EXPECT_EQ(FirstDiff(got.src, wantSrc), "") << what << ": src";
-  EXPECT_EQ(FirstDiff(got.tmp, wantTmp), "") << what << ": scratch";
+  st::ExpectUbImages(got, want, 1, what);
 }
 
 const uint32_t kExtras[] = {0, 44, 4096, 40000};

@@ -20,106 +20,26 @@
 
 #include "kernel_operator.h"
 #include "lngrad_aicore/launch.h"
+#include "reduce_scratch_sweep.h"
 #include "replay_reduce_ar_mean_half_scratch.h"
-#include "scratch_test_util.h"
 #include "../aicore/sanitizer_off.h"
 
 namespace {
 
 namespace rp = lngrad_replay;
+namespace rs = lngrad_replay::reduce_scratch;
 using AscendC::LocalTensor;
 using lngrad_replay::scratch_test::Aligned32;
+using rs::kPast;
 using AR = AscendC::Pattern::Reduce::AR;
 
-constexpr uint8_t kFill = 0xa5;
-constexpr uint32_t kPast = 40;
 constexpr uint32_t kUbBudget = 180000;
 
-struct Got {
-  std::vector<uint8_t> dst, src, tmp;
-};
-
-std::vector<uint8_t> Bytes(const void* p, size_t n) {
-  const auto* b = static_cast<const uint8_t*>(p);
-  return std::vector<uint8_t>(b, b + n);
-}
-
-template <bool kReuse>
-void Call(const LocalTensor<half>& d, const LocalTensor<half>& s, const LocalTensor<uint8_t>& tmp,
-          const uint32_t shape[], bool stack) {
-  if (stack) {
-    AscendC::ReduceMean<half, AR, kReuse>(d, s, shape, true);
-  } else {
-    AscendC::ReduceMean<half, AR, kReuse>(d, s, tmp, shape, true);
-  }
-}
-
-Got RunKernel(bool reuse, const std::vector<half>& in, uint32_t first, uint32_t last,
-              uint32_t tmpBytes, bool stack) {
-  Got g;
-  lngrad::aicore::LaunchOptions opts;
-  opts.soc = "Ascend910B1";
-  const uint32_t n = static_cast<uint32_t>(in.size()), nd = first + kPast;
-  const auto kernel = [&] {
-    AscendC::TPipe pipe;
-    AscendC::TBuf<> bs, bd, bt, filler;
-    pipe.InitBuffer(bs, Aligned32(n * 2));
-    pipe.InitBuffer(bd, Aligned32(nd * 2));
-    LocalTensor<uint8_t> tmp;
-    rp::scratch_test::TakeScratch(pipe, bt, filler, stack, tmpBytes, &tmp);
-    if (::testing::Test::HasFatalFailure()) return;
-    LocalTensor<half> s = bs.Get<half>(n), d = bd.Get<half>(nd);
-    std::copy(in.begin(), in.end(), s.HostPtr());
-    std::memset(d.HostPtr(), 0x5b, nd * 2);
-    std::fill(tmp.HostPtr(), tmp.HostPtr() + tmpBytes, kFill);
-    const uint32_t shape[2] = {first, last};
-    if (reuse) {
-      Call<true>(d, s, tmp, shape, stack);
-    } else {
-      Call<false>(d, s, tmp, shape, stack);
-    }
-    g.dst = Bytes(d.HostPtr(), nd * 2);
-    g.src = Bytes(s.HostPtr(), n * 2);
-    if (stack) {
-      ASSERT_TRUE((AscendC::PopStackBuffer<uint8_t, AscendC::TPosition::VECCALC>(tmp)));
-    }
-    g.tmp.assign(tmp.HostPtr(), tmp.HostPtr() + tmpBytes);
-  };
-  const lngrad::Status st = lngrad::aicore::Launch(1, kernel, opts);
-  EXPECT_TRUE(st.ok()) << st.ToString();
-  return g;
-}
-
-bool IsNanHalf(const uint8_t* p) {
-  uint16_t h;
-  std::memcpy(&h, p, 2);
-  return (h & 0x7c00u) == 0x7c00u && (h & 0x3ffu) != 0;
-}
-
-void ExpectSame(const std::vector<uint8_t>& got, const std::vector<uint8_t>& want,
-                const std::string& what) {
-  ASSERT_EQ(got.size(), want.size()) << what;
-  const size_t whole = got.size() / 2 * 2;
-  for (size_t i = 0; i < got.size(); i += (i < whole ? 2 : 1)) {
-    const size_t len = i < whole ? 2 : 1;
-    if (std::memcmp(&got[i], &want[i], len) == 0) continue;
-    if (len == 2 && IsNanHalf(&got[i]) && IsNanHalf(&want[i])) continue;
-    ADD_FAILURE() << what << ": byte " << i << " of " << got.size() << " differs: lngrad 0x"
-                  << std::hex << int{got[i]} << ", replay 0x" << int{want[i]};
-    return;
-  }
-}
-
+// n values in [-3, 3) with the specials (half's subnormals among them) at random places.
 std::vector<half> Mixed(uint32_t seed, size_t n) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<float> u(-3.0f, 3.0f);
-  const float sp[] = {0.0f, -0.0f, INFINITY, -INFINITY, NAN, 3e-6f, -6e-8f, 6e4f, -1e-7f, 1e-5f};
-  std::vector<half> v(n);
-  for (auto& x : v) {
-    const uint32_t k = gen() % 400;
-    x = half(k < 10 ? sp[k] : u(gen));
-  }
-  return v;
+  static const float kHalfSpecials[10] = {0.0f,  -0.0f,  INFINITY, -INFINITY, NAN,
+                                          3e-6f, -6e-8f, 6e4f,     -1e-7f,    1e-5f};
+  return rs::Mixed<half>(seed, n, false, kHalfSpecials, [](std::mt19937&) { return 0; });
 }
 
 uint32_t Pad(uint32_t last) { return (last + 15) / 16 * 16; }
@@ -136,18 +56,13 @@ void Compare(bool reuse, uint32_t first, uint32_t last, uint32_t tmpBytes, bool 
                            std::to_string(first) + ", " + std::to_string(last) + "], scratch " +
                            std::to_string(tmpBytes) + (stack ? " (stack)" : " (sharedTmpBuffer)");
   const std::vector<half> in = Mixed(seed, SrcLen(first, last));
-  std::vector<half> want_src = in, want_dst(first + kPast);
-  std::memset(want_dst.data(), 0x5b, want_dst.size() * 2);
-  std::vector<uint8_t> want_tmp(tmpBytes, kFill);
-  ASSERT_TRUE(rp::ReplayReduceMeanHalfArScratch(
-      reuse, reinterpret_cast<rp::Half*>(want_src.data()), want_src.size(),
-      reinterpret_cast<rp::Half*>(want_dst.data()), want_dst.size(), first, last, want_tmp.data(),
-      tmpBytes))
-      << what;
-  const Got got = RunKernel(reuse, in, first, last, tmpBytes, stack);
-  ExpectSame(got.dst, Bytes(want_dst.data(), want_dst.size() * 2), what + " dst");
-  ExpectSame(got.src, Bytes(want_src.data(), want_src.size() * 2), what + " src");
-  ExpectSame(got.tmp, want_tmp, what + " scratch");
+  rs::Compare<half, AR>("Ascend910B1", rs::kMean, reuse, {first, last}, tmpBytes, stack, in,
+                        first + kPast, what, [&](half* src, half* dst, uint8_t* tmp) {
+                          return rp::ReplayReduceMeanHalfArScratch(
+                              reuse, reinterpret_cast<rp::Half*>(src), in.size(),
+                              reinterpret_cast<rp::Half*>(dst), first + kPast, first, last, tmp,
+                              tmpBytes);
+                        });
 }
 
 // The host's minimum (GetReduceMeanMaxMinTmpSize, AR, half): none up to 64 a row or reusing src,

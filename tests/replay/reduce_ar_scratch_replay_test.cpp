@@ -23,78 +23,26 @@
 
 #include "kernel_operator.h"
 #include "lngrad_aicore/launch.h"
+#include "reduce_scratch_sweep.h"
 #include "replay_reduce_ar_scratch.h"
-#include "scratch_test_util.h"
 #include "../aicore/sanitizer_off.h"
 
 namespace {
 
 namespace rp = lngrad_replay;
+namespace rs = lngrad_replay::reduce_scratch;
 using AscendC::LocalTensor;
 using lngrad_replay::scratch_test::Aligned32;
+using rs::kNames;
+using rs::kPast;
 using AR = AscendC::Pattern::Reduce::AR;
 
-constexpr uint8_t kFill = 0xa5;
-constexpr uint32_t kPast = 40;
 constexpr const char* k910 = "Ascend910B1";
 constexpr uint32_t kUbBudget = 180000;  // src, dst and the scratch together in the UB
-
-constexpr const char* kNames[] = {"ReduceSum",  "ReduceMean", "ReduceMax", "ReduceMin",
-                                  "ReduceProd", "ReduceAny",  "ReduceAll"};
 
 template <class T>
 using R = std::conditional_t<sizeof(T) == 4, float,
                              std::conditional_t<sizeof(T) == 2, rp::Half, uint8_t>>;
-
-template <class T>
-std::vector<uint8_t> Bytes(const T* p, size_t n) {
-  const auto* b = reinterpret_cast<const uint8_t*>(p);
-  return std::vector<uint8_t>(b, b + n * sizeof(T));
-}
-
-template <class T, bool kReuse>
-void Call(rp::ArOp op, const LocalTensor<T>& d, const LocalTensor<T>& s,
-          const LocalTensor<uint8_t>& tmp, const uint32_t shape[], bool stack) {
-#define AR_CALL(NAME)                                     \
-  if (stack) {                                            \
-    AscendC::NAME<T, AR, kReuse>(d, s, shape, true);      \
-  } else {                                                \
-    AscendC::NAME<T, AR, kReuse>(d, s, tmp, shape, true); \
-  }                                                       \
-  return
-  if constexpr (sizeof(T) == 1) {
-    if (op == rp::ArOp::kAny) {
-      AR_CALL(ReduceAny);
-    }
-    AR_CALL(ReduceAll);
-  } else {
-    switch (op) {
-      case rp::ArOp::kMax:
-        AR_CALL(ReduceMax);
-      case rp::ArOp::kMin:
-        AR_CALL(ReduceMin);
-      case rp::ArOp::kMean:
-        AR_CALL(ReduceMean);
-      default:
-        break;
-    }
-  }
-  if constexpr (sizeof(T) == 4) {
-    switch (op) {
-      case rp::ArOp::kSum:
-        AR_CALL(ReduceSum);
-      case rp::ArOp::kProd:
-        AR_CALL(ReduceProd);
-      case rp::ArOp::kAny:
-        AR_CALL(ReduceAny);
-      case rp::ArOp::kAll:
-        AR_CALL(ReduceAll);
-      default:
-        break;
-    }
-  }
-#undef AR_CALL
-}
 
 // The replay of one call (false where the kit's code asserts or stores past the scratch).
 template <class T>
@@ -118,93 +66,14 @@ bool Replay(rp::ArOp op, bool reuse, T* src, T* dst, uint32_t first, uint32_t la
   }
 }
 
-struct Got {
-  std::vector<uint8_t> dst, src, tmp;
-};
-
-template <class T>
-Got RunKernel(rp::ArOp op, bool reuse, const std::vector<T>& in, uint32_t first, uint32_t last,
-              uint32_t tmpBytes, bool stack) {
-  Got g;
-  lngrad::aicore::LaunchOptions opts;
-  opts.soc = k910;
-  const uint32_t n = static_cast<uint32_t>(in.size()), nd = first + kPast;
-  const auto kernel = [&] {
-    AscendC::TPipe pipe;
-    AscendC::TBuf<> bs, bd, bt, filler;
-    pipe.InitBuffer(bs, Aligned32(n * sizeof(T)));
-    pipe.InitBuffer(bd, Aligned32(nd * sizeof(T)));
-    LocalTensor<uint8_t> tmp;
-    rp::scratch_test::TakeScratch(pipe, bt, filler, stack, tmpBytes, &tmp);
-    if (::testing::Test::HasFatalFailure()) return;
-    LocalTensor<T> s = bs.Get<T>(n), d = bd.Get<T>(nd);
-    std::copy(in.begin(), in.end(), s.HostPtr());
-    std::memset(d.HostPtr(), 0x5b, nd * sizeof(T));
-    std::fill(tmp.HostPtr(), tmp.HostPtr() + tmpBytes, kFill);
-    const uint32_t shape[2] = {first, last};
-    if (reuse) {
-      Call<T, true>(op, d, s, tmp, shape, stack);
-    } else {
-      Call<T, false>(op, d, s, tmp, shape, stack);
-    }
-    g.dst = Bytes(d.HostPtr(), nd);
-    g.src = Bytes(s.HostPtr(), n);
-    if (stack) {
-      ASSERT_TRUE((AscendC::PopStackBuffer<uint8_t, AscendC::TPosition::VECCALC>(tmp)));
-    }
-    g.tmp.assign(tmp.HostPtr(), tmp.HostPtr() + tmpBytes);
-  };
-  const lngrad::Status st = lngrad::aicore::Launch(1, kernel, opts);
-  EXPECT_TRUE(st.ok()) << st.ToString();
-  return g;
-}
-
-// A float (size 4) or half (size 2) word that is a NaN.
-bool IsNanWord(const uint8_t* p, size_t size) {
-  if (size == 4) {
-    uint32_t b;
-    std::memcpy(&b, p, 4);
-    return (b & 0x7f800000u) == 0x7f800000u && (b & 0x7fffffu) != 0;
-  }
-  uint16_t h;
-  std::memcpy(&h, p, 2);
-  return (h & 0x7c00u) == 0x7c00u && (h & 0x3ffu) != 0;
-}
-
-// got == want as words of `size` bytes (two NaNs match: a NaN's sign and payload are the
-// unit's), the bytes past the last whole word exactly.
-void ExpectSame(const std::vector<uint8_t>& got, const std::vector<uint8_t>& want, size_t size,
-                const std::string& what) {
-  ASSERT_EQ(got.size(), want.size()) << what;
-  const size_t whole = got.size() / size * size;
-  for (size_t i = 0; i < got.size(); i += (i < whole ? size : 1)) {
-    const size_t len = i < whole ? size : 1;
-    if (std::memcmp(&got[i], &want[i], len) == 0) continue;
-    if (len > 1 && IsNanWord(&got[i], len) && IsNanWord(&want[i], len)) continue;
-    ADD_FAILURE() << what << ": byte " << i << " of " << got.size() << " differs: lngrad 0x"
-                  << std::hex << int{got[i]} << ", replay 0x" << int{want[i]};
-    return;
-  }
-}
-
-// n values in [-3, 3) with the specials at random places (about one in 40), as T; with
-// `ties`, most of them from a few values (+-0, 1, -1) so that equal extremes meet.
+// n values with the specials at random places (about one in 40); with `ties`, most of them from
+// a few values (+-0, 1, -1) so that equal extremes meet; uint8: bytes 0 to 255, or (ties) mostly
+// runs of 0 and 1.
 template <class T>
 std::vector<T> Mixed(uint32_t seed, size_t n, bool ties = false) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<float> u(-3.0f, 3.0f);
-  const float sp[] = {0.0f, -0.0f, INFINITY, -INFINITY, NAN, 1e-40f, -1e-40f, 3e-6f, -6e-8f, 6e4f};
-  const float few[] = {0.0f, -0.0f, 1.0f, -1.0f};
-  std::vector<T> v(n);
-  if constexpr (sizeof(T) == 1) {  // bytes 0 to 255, or (ties) mostly runs of 0 and 1
-    for (auto& x : v) x = static_cast<T>(ties && gen() % 4 != 0 ? gen() % 2 : gen() % 256);
-    return v;
-  }
-  for (auto& x : v) {
-    const uint32_t k = gen() % 400;
-    x = T(k < 10 ? sp[k] : (ties && k < 300 ? few[k % 4] : u(gen)));
-  }
-  return v;
+  return rs::Mixed<T>(seed, n, ties, rs::kSpecials, [&](std::mt19937& gen) {
+    return ties && gen() % 4 != 0 ? gen() % 2 : gen() % 256;
+  });
 }
 
 template <class T>
@@ -224,16 +93,10 @@ void Compare(rp::ArOp op, bool reuse, uint32_t first, uint32_t last, uint32_t tm
                            ", " + std::to_string(last) + "], scratch " + std::to_string(tmpBytes) +
                            (stack ? " (stack)" : " (sharedTmpBuffer)");
   const std::vector<T> in = Mixed<T>(seed, uint64_t{first} * Pad<T>(last), ties);
-  std::vector<T> want_src = in, want_dst(first + kPast);
-  std::memset(want_dst.data(), 0x5b, want_dst.size() * sizeof(T));
-  std::vector<uint8_t> want_tmp(tmpBytes, kFill);
-  ASSERT_TRUE(Replay<T>(op, reuse, want_src.data(), want_dst.data(), first, last, want_tmp.data(),
-                        tmpBytes))
-      << what;
-  const Got got = RunKernel<T>(op, reuse, in, first, last, tmpBytes, stack);
-  ExpectSame(got.dst, Bytes(want_dst.data(), want_dst.size()), sizeof(T), what + " dst");
-  ExpectSame(got.src, Bytes(want_src.data(), want_src.size()), sizeof(T), what + " src");
-  ExpectSame(got.tmp, want_tmp, sizeof(T), what + " scratch");
+  rs::Compare<T, AR>(k910, static_cast<int>(op), reuse, {first, last}, tmpBytes, stack, in,
+                     first + kPast, what, [&](T* src, T* dst, uint8_t* tmp) {
+                       return Replay<T>(op, reuse, src, dst, first, last, tmp, tmpBytes);
+                     });
 }
 
 // The host's minimum (GetReduceXxxMaxMinTmpSize, AR). Sum/Mean: none up to 64 floats a row (or
@@ -388,43 +251,6 @@ TEST(ReduceArScratchReplay, AnyAllUint8ShortRowsCountSixteenBytes) {
 
 // Arch 2002: the kit's reduce.h calls no implementation there: checked mode refuses, unchecked
 // leaves dst and the scratch alone.
-TEST(ReduceArScratchReplay, NotOn2002) {
-  for (bool checked : {true, false}) {
-    const bool was = lngrad::aicore::CheckedMode();
-    lngrad::aicore::SetCheckedMode(checked);
-    std::vector<uint8_t> dst, tmp;
-    lngrad::aicore::LaunchOptions opts;
-    opts.soc = "Ascend310P1";
-    const lngrad::Status st = lngrad::aicore::Launch(
-        1,
-        [&] {
-          AscendC::TPipe pipe;
-          AscendC::TBuf<> bs, bd, bt;
-          pipe.InitBuffer(bs, 4096);
-          pipe.InitBuffer(bd, 64);
-          pipe.InitBuffer(bt, 4096);
-          LocalTensor<float> s = bs.Get<float>(), d = bd.Get<float>();
-          LocalTensor<uint8_t> t = bt.Get<uint8_t>();
-          std::fill(s.HostPtr(), s.HostPtr() + 1024, 1.5f);
-          std::memset(d.HostPtr(), 0x5b, 64);
-          std::memset(t.HostPtr(), kFill, 4096);
-          const uint32_t shape[2] = {8, 128};
-          AscendC::ReduceSum<float, AR>(d, s, t, shape, true);
-          dst = Bytes(d.HostPtr(), 16);
-          tmp.assign(t.HostPtr(), t.HostPtr() + 4096);
-        },
-        opts);
-    lngrad::aicore::SetCheckedMode(was);
-    if (checked) {
-      ASSERT_FALSE(st.ok());
-      EXPECT_NE(st.ToString().find("not provided on arch 2002"), std::string::npos)
-          << st.ToString();
-      continue;
-    }
-    ASSERT_TRUE(st.ok()) << st.ToString();
-    EXPECT_EQ(dst, std::vector<uint8_t>(64, 0x5b));
-    EXPECT_EQ(tmp, std::vector<uint8_t>(4096, kFill));
-  }
-}
+TEST(ReduceArScratchReplay, NotOn2002) { rs::ExpectNotOn2002<AR>(8, 128); }
 
 }  // namespace

@@ -19,164 +19,32 @@
 
 #include "kernel_operator.h"
 #include "lngrad_aicore/launch.h"
+#include "reduce_scratch_sweep.h"
 #include "replay_cumsum_reduce_scratch.h"
-#include "scratch_test_util.h"
 #include "../aicore/sanitizer_off.h"
 
 namespace {
 
 namespace rp = lngrad_replay;
+namespace rs = lngrad_replay::reduce_scratch;
 using AscendC::LocalTensor;
 using lngrad_replay::scratch_test::Aligned32;
+using rs::kNames;
+using rs::kPast;
 using RA = AscendC::Pattern::Reduce::RA;
 
-constexpr uint8_t kFill = 0xa5;
-constexpr uint32_t kPast = 40;
 constexpr const char* k910 = "Ascend910B1";
-constexpr const char* kNames[] = {"ReduceSum",  "ReduceMean", "ReduceMax", "ReduceMin",
-                                  "ReduceProd", "ReduceAny",  "ReduceAll"};
 
 template <class T>
 using R = std::conditional_t<sizeof(T) == 4, float,
                              std::conditional_t<sizeof(T) == 2, rp::Half, uint8_t>>;
 
-template <class T>
-std::vector<uint8_t> Bytes(const T* p, size_t n) {
-  const auto* b = reinterpret_cast<const uint8_t*>(p);
-  return std::vector<uint8_t>(b, b + n * sizeof(T));
-}
-
-template <class T, bool kReuse>
-void Call(rp::RaOp op, const LocalTensor<T>& d, const LocalTensor<T>& s,
-          const LocalTensor<uint8_t>& tmp, const uint32_t shape[], bool stack) {
-#define RA_CALL(NAME)                                     \
-  if (stack) {                                            \
-    AscendC::NAME<T, RA, kReuse>(d, s, shape, true);      \
-  } else {                                                \
-    AscendC::NAME<T, RA, kReuse>(d, s, tmp, shape, true); \
-  }                                                       \
-  return
-  if constexpr (sizeof(T) == 1) {
-    if (op == rp::RaOp::kAny) {
-      RA_CALL(ReduceAny);
-    }
-    RA_CALL(ReduceAll);
-  } else if constexpr (sizeof(T) == 2) {
-    if (op == rp::RaOp::kMax) {
-      RA_CALL(ReduceMax);
-    }
-    if (op == rp::RaOp::kMin) {
-      RA_CALL(ReduceMin);
-    }
-    RA_CALL(ReduceMean);
-  } else {
-    switch (op) {
-      case rp::RaOp::kSum:
-        RA_CALL(ReduceSum);
-      case rp::RaOp::kMean:
-        RA_CALL(ReduceMean);
-      case rp::RaOp::kMax:
-        RA_CALL(ReduceMax);
-      case rp::RaOp::kMin:
-        RA_CALL(ReduceMin);
-      case rp::RaOp::kProd:
-        RA_CALL(ReduceProd);
-      case rp::RaOp::kAny:
-        RA_CALL(ReduceAny);
-      case rp::RaOp::kAll:
-        RA_CALL(ReduceAll);
-    }
-  }
-#undef RA_CALL
-}
-
-struct Got {
-  std::vector<uint8_t> dst, src, tmp;
-};
-
-template <class T>
-Got RunKernel(const char* soc, rp::RaOp op, bool reuse, const std::vector<T>& in, uint32_t first,
-              uint32_t last, uint32_t tmpBytes, bool stack) {
-  Got g;
-  lngrad::aicore::LaunchOptions opts;
-  opts.soc = soc;
-  const uint32_t n = static_cast<uint32_t>(in.size()), nd = last + kPast;
-  const auto kernel = [&] {
-    AscendC::TPipe pipe;
-    AscendC::TBuf<> bs, bd, bt, filler;
-    pipe.InitBuffer(bs, Aligned32(n * sizeof(T)));
-    pipe.InitBuffer(bd, Aligned32(nd * sizeof(T)));
-    LocalTensor<uint8_t> tmp;
-    rp::scratch_test::TakeScratch(pipe, bt, filler, stack, tmpBytes, &tmp);
-    if (::testing::Test::HasFatalFailure()) return;
-    LocalTensor<T> s = bs.Get<T>(n), d = bd.Get<T>(nd);
-    std::copy(in.begin(), in.end(), s.HostPtr());
-    std::memset(d.HostPtr(), 0x5b, nd * sizeof(T));
-    std::fill(tmp.HostPtr(), tmp.HostPtr() + tmpBytes, kFill);
-    const uint32_t shape[2] = {first, last};
-    if (reuse) {
-      Call<T, true>(op, d, s, tmp, shape, stack);
-    } else {
-      Call<T, false>(op, d, s, tmp, shape, stack);
-    }
-    g.dst = Bytes(d.HostPtr(), nd);
-    g.src = Bytes(s.HostPtr(), n);
-    if (stack) {
-      ASSERT_TRUE((AscendC::PopStackBuffer<uint8_t, AscendC::TPosition::VECCALC>(tmp)));
-    }
-    g.tmp.assign(tmp.HostPtr(), tmp.HostPtr() + tmpBytes);
-  };
-  const lngrad::Status st = lngrad::aicore::Launch(1, kernel, opts);
-  EXPECT_TRUE(st.ok()) << st.ToString();
-  return g;
-}
-
-// A float (size 4) or half (size 2) word that is a NaN.
-bool IsNanWord(const uint8_t* p, size_t size) {
-  if (size == 4) {
-    uint32_t b;
-    std::memcpy(&b, p, 4);
-    return (b & 0x7f800000u) == 0x7f800000u && (b & 0x7fffffu) != 0;
-  }
-  uint16_t h;
-  std::memcpy(&h, p, 2);
-  return size == 2 && (h & 0x7c00u) == 0x7c00u && (h & 0x3ffu) != 0;
-}
-
-// got == want as words of `size` bytes (two NaNs match: the sign and payload of a NaN an
-// operation makes are the unit's, not the kit's code's), the bytes past the last word exactly.
-void ExpectSame(const std::vector<uint8_t>& got, const std::vector<uint8_t>& want, size_t size,
-                const std::string& what) {
-  ASSERT_EQ(got.size(), want.size()) << what;
-  const size_t whole = got.size() / size * size;
-  for (size_t i = 0; i < got.size(); i += (i < whole ? size : 1)) {
-    const size_t len = i < whole ? size : 1;
-    if (std::memcmp(&got[i], &want[i], len) == 0) continue;
-    if (len > 1 && IsNanWord(&got[i], len) && IsNanWord(&want[i], len)) continue;
-    ADD_FAILURE() << what << ": byte " << i << " of " << got.size() << " differs: lngrad 0x"
-                  << std::hex << int{got[i]} << ", replay 0x" << int{want[i]};
-    return;
-  }
-}
-
 // n values with the specials at random places (about one in 40); uint8: bytes 0 to 255 with
 // runs of 0 and 1.
 template <class T>
 std::vector<T> Mixed(uint32_t seed, size_t n) {
-  std::mt19937 gen(seed);
-  std::vector<T> v(n);
-  if constexpr (sizeof(T) == 1) {
-    for (auto& x : v) x = static_cast<T>(gen() % 4 == 0 ? gen() % 256 : gen() % 2);
-  } else {
-    std::uniform_real_distribution<float> u(-3.0f, 3.0f);
-    const float sp[] = {0.0f,   -0.0f,   INFINITY, -INFINITY, NAN,
-                        1e-40f, -1e-40f, 3e-6f,    -6e-8f,    6e4f};
-    for (auto& x : v) {
-      const uint32_t k = gen() % 400;
-      x = T(k < 10 ? sp[k] : u(gen));
-    }
-  }
-  return v;
+  return rs::Mixed<T>(seed, n, false, rs::kSpecials,
+                      [](std::mt19937& gen) { return gen() % 4 == 0 ? gen() % 256 : gen() % 2; });
 }
 
 template <class T>
@@ -189,17 +57,12 @@ void Compare(const char* soc, rp::RaOp op, bool reuse, uint32_t first, uint32_t 
                            std::to_string(last) + "], scratch " + std::to_string(tmpBytes) +
                            (stack ? " (stack)" : " (sharedTmpBuffer)");
   const std::vector<T> in = Mixed<T>(seed, uint64_t{first} * pad);
-  std::vector<T> want_src = in, want_dst(last + kPast);
-  std::memset(want_dst.data(), 0x5b, want_dst.size() * sizeof(T));
-  std::vector<uint8_t> want_tmp(tmpBytes, kFill);
-  ASSERT_TRUE(rp::ReplayReduceRaScratch(op, reuse, reinterpret_cast<R<T>*>(want_src.data()),
-                                        reinterpret_cast<R<T>*>(want_dst.data()), first, last,
-                                        want_tmp.data(), tmpBytes))
-      << what;
-  const Got got = RunKernel<T>(soc, op, reuse, in, first, last, tmpBytes, stack);
-  ExpectSame(got.dst, Bytes(want_dst.data(), want_dst.size()), sizeof(T), what + " dst");
-  ExpectSame(got.src, Bytes(want_src.data(), want_src.size()), sizeof(T), what + " src");
-  ExpectSame(got.tmp, want_tmp, sizeof(T), what + " scratch");
+  rs::Compare<T, RA>(soc, static_cast<int>(op), reuse, {first, last}, tmpBytes, stack, in,
+                     last + kPast, what, [&](T* src, T* dst, uint8_t* tmp) {
+                       return rp::ReplayReduceRaScratch(op, reuse, reinterpret_cast<R<T>*>(src),
+                                                        reinterpret_cast<R<T>*>(dst), first, last,
+                                                        tmp, tmpBytes);
+                     });
 }
 
 // The host's minimum (GetReduceXxxMaxMinTmpSize, RA): the rows the fold writes (all of one row
@@ -290,43 +153,6 @@ namespace {
 // `#if __NPU_ARCH__ == 2201 || 3510 || 5102` around the Impl call). Checked mode refuses the
 // call (product); unchecked, dst, src and the scratch keep their bytes. lngrad ran the 2201
 // sequence there before.
-TEST(ReduceRaScratchReplay, NotOn2002) {
-  for (bool checked : {true, false}) {
-    const bool was = lngrad::aicore::CheckedMode();
-    lngrad::aicore::SetCheckedMode(checked);
-    std::vector<uint8_t> dst, tmp;
-    lngrad::aicore::LaunchOptions opts;
-    opts.soc = "Ascend310P1";
-    const lngrad::Status st = lngrad::aicore::Launch(
-        1,
-        [&] {
-          AscendC::TPipe pipe;
-          AscendC::TBuf<> bs, bd, bt;
-          pipe.InitBuffer(bs, 1024);
-          pipe.InitBuffer(bd, 64);
-          pipe.InitBuffer(bt, 1024);
-          LocalTensor<float> s = bs.Get<float>(), d = bd.Get<float>();
-          LocalTensor<uint8_t> t = bt.Get<uint8_t>();
-          std::fill(s.HostPtr(), s.HostPtr() + 256, 1.5f);
-          std::memset(d.HostPtr(), 0x5b, 64);
-          std::memset(t.HostPtr(), kFill, 1024);
-          const uint32_t shape[2] = {16, 16};
-          AscendC::ReduceSum<float, RA>(d, s, t, shape, true);
-          dst = Bytes(d.HostPtr(), 16);
-          tmp.assign(t.HostPtr(), t.HostPtr() + 1024);
-        },
-        opts);
-    lngrad::aicore::SetCheckedMode(was);
-    if (checked) {
-      ASSERT_FALSE(st.ok());
-      EXPECT_NE(st.ToString().find("not provided on arch 2002"), std::string::npos)
-          << st.ToString();
-      continue;
-    }
-    ASSERT_TRUE(st.ok()) << st.ToString();
-    EXPECT_EQ(dst, std::vector<uint8_t>(64, 0x5b));
-    EXPECT_EQ(tmp, std::vector<uint8_t>(1024, kFill));
-  }
-}
+TEST(ReduceRaScratchReplay, NotOn2002) { rs::ExpectNotOn2002<RA>(16, 16); }
 
 }  // namespace

@@ -24,14 +24,15 @@
 #include "replay.h"
 #include "replay_softmax.h"
 #include "replay_softmax_flash_scratch.h"
-#include "scratch_test_util.h"
+#include "softmax_flash_scratch_util.h"
 #include "tiling/tiling_api.h"
 
 namespace {
 
+namespace sh = lngrad_replay::scratch_test;
 using AscendC::LocalTensor;
-using lngrad_replay::Bits;
 using lngrad_replay::SmxTiling;
+using namespace lngrad_replay::flash_scratch_test;  // Al, Load, Store, Uniform, Widened
 
 constexpr uint32_t kPast = 40;
 constexpr uint8_t kFill = 0xa5;
@@ -61,31 +62,13 @@ std::vector<float> Inputs(uint32_t seed, const Shape& s) {
   return v;
 }
 
-std::vector<float> Uniform(uint32_t seed, size_t n, float lo, float hi) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<float> d(lo, hi);
-  std::vector<float> v(n);
-  for (float& e : v) e = d(gen);
-  return v;
-}
-
 template <class T>
 using Dev = std::conditional_t<std::is_same_v<T, lngrad_replay::Half>, half, float>;
 
 template <class T>
-float Wide(T v) {
-  return lngrad_replay::ToFloat(v);
-}
-template <class T>
 std::vector<T> As(const std::vector<float>& v) {
   std::vector<T> r(v.size());
   for (size_t i = 0; i < v.size(); ++i) r[i] = lngrad_replay::FromFloat<T>(v[i]);
-  return r;
-}
-template <class T>
-std::vector<float> Widened(const std::vector<T>& v) {
-  std::vector<float> r(v.size());
-  for (size_t i = 0; i < v.size(); ++i) r[i] = Wide(v[i]);
   return r;
 }
 
@@ -96,19 +79,6 @@ struct Io {
   std::vector<S> sum, max, inSum, inMax;
   std::vector<uint8_t> tmp;
 };
-
-uint32_t Al(uint64_t bytes) {
-  return lngrad_replay::scratch_test::Aligned32(static_cast<uint32_t>(bytes));
-}
-
-template <class V, class D>
-void Load(const LocalTensor<D>& t, const std::vector<V>& v) {
-  if (!v.empty()) std::memcpy(t.HostPtr(), v.data(), v.size() * sizeof(V));
-}
-template <class V, class D>
-void Store(const LocalTensor<D>& t, std::vector<V>& v) {
-  if (!v.empty()) std::memcpy(v.data(), t.HostPtr(), v.size() * sizeof(V));
-}
 
 // Runs SoftmaxFlashV2<T, update> on a block of Ascend910B1 with the operands of `in`.
 template <class T, class S>
@@ -159,50 +129,6 @@ Io<T, S> RunLngrad(const Shape& s, bool update, bool stack, uint32_t tmpBytes,
   const auto status = lngrad::aicore::Launch(1, kernel, opts);
   EXPECT_TRUE(status.ok()) << status.message();
   return got;
-}
-
-// Bit for bit; two NaNs match (the device's NaN payloads are not modelled).
-bool Same(float a, float b) { return Bits(a) == Bits(b) || (std::isnan(a) && std::isnan(b)); }
-template <class T>
-bool SameT(T a, T b) {
-  if constexpr (std::is_same_v<T, float>) {
-    return Same(a, b);
-  } else {
-    return a.bits == b.bits || (std::isnan(Wide(a)) && std::isnan(Wide(b)));
-  }
-}
-
-template <class T>
-void ExpectBits(const std::vector<T>& got, const std::vector<T>& want, const char* what) {
-  ASSERT_EQ(got.size(), want.size()) << what;
-  for (size_t i = 0; i < got.size(); ++i) {
-    if (!SameT(got[i], want[i])) {
-      ADD_FAILURE() << what << ": first mismatch at " << i << ": lngrad " << Wide(got[i])
-                    << ", replay " << Wide(want[i]);
-      return;
-    }
-  }
-}
-
-void ExpectBytes(const std::vector<uint8_t>& got, const std::vector<uint8_t>& want) {
-  ASSERT_EQ(got.size(), want.size());
-  for (size_t i = 0; i < got.size(); ++i) {
-    const size_t at = i / 4 * 4;
-    if (got[i] != want[i] && at + 4 <= got.size()) {  // a whole float: two NaNs match
-      float g = 0, w = 0;
-      std::memcpy(&g, got.data() + at, 4);
-      std::memcpy(&w, want.data() + at, 4);
-      if (Same(g, w)) continue;
-    }
-    if (got[i] != want[i]) {
-      uint32_t g = 0, w = 0;
-      std::memcpy(&g, got.data() + at, std::min<size_t>(4, got.size() - at));
-      std::memcpy(&w, want.data() + at, std::min<size_t>(4, want.size() - at));
-      ADD_FAILURE() << "scratch: first mismatch at byte " << i << " (float " << i / 4
-                    << "): lngrad 0x" << std::hex << g << ", replay 0x" << w;
-      return;
-    }
-  }
 }
 
 template <class T, class S>
@@ -258,18 +184,18 @@ void Check(const Shape& s, uint32_t tmpBytes, uint32_t seed) {
            inMax.data(), inSum.data()},
           wtmp.data(), tmpBytes));
       EXPECT_NE(wtmp, std::vector<uint8_t>(tmpBytes, kFill)) << "the replay wrote no scratch";
-      ExpectBytes(got.tmp, wtmp);
-      ExpectBits(got.dst, want.dst, "dst");
-      ExpectBits(got.sum, want.sum, "expSum");
-      ExpectBits(got.max, want.max, "max");
-      ExpectBits(got.em, want.em, "expMax");
+      sh::ExpectSameImage(got.tmp, wtmp, 4, "scratch");
+      sh::ExpectSameValues(got.dst, want.dst, "dst");
+      sh::ExpectSameValues(got.sum, want.sum, "expSum");
+      sh::ExpectSameValues(got.max, want.max, "max");
+      sh::ExpectSameValues(got.em, want.em, "expMax");
       if (!kStatHalf) {
-        ExpectBits(Widened(want.sum), rsum, "the scratch replay's expSum");
-        ExpectBits(Widened(want.max), rmax, "the scratch replay's max");
+        sh::ExpectSameValues(Widened(want.sum), rsum, "the scratch replay's expSum");
+        sh::ExpectSameValues(Widened(want.max), rmax, "the scratch replay's max");
       }
-      ExpectBits(got.src, in.src, "src");
-      ExpectBits(got.inSum, in.inSum, "inExpSum");
-      ExpectBits(got.inMax, in.inMax, "inMax");
+      sh::ExpectSameValues(got.src, in.src, "src");
+      sh::ExpectSameValues(got.inSum, in.inSum, "inExpSum");
+      sh::ExpectSameValues(got.inMax, in.inMax, "inMax");
     }
   }
 }

@@ -22,15 +22,16 @@
 #include "replay.h"
 #include "replay_softmax.h"
 #include "replay_softmax_flashv3_scratch.h"
-#include "scratch_test_util.h"
+#include "softmax_flash_scratch_util.h"
 #include "tiling/tiling_api.h"
 
 namespace {
 
+namespace sh = lngrad_replay::scratch_test;
 using AscendC::LocalTensor;
-using lngrad_replay::Bits;
 using lngrad_replay::Half;
 using lngrad_replay::SmxTiling;
+using namespace lngrad_replay::flash_scratch_test;  // Al, Load, Store, Uniform, Widened
 
 constexpr uint32_t kPast = 40;
 constexpr uint8_t kFill = 0xa5;
@@ -62,37 +63,11 @@ std::vector<Half> Inputs(uint32_t seed, const Shape& s) {
   return v;
 }
 
-std::vector<float> Uniform(uint32_t seed, size_t n, float lo, float hi) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<float> d(lo, hi);
-  std::vector<float> v(n);
-  for (float& e : v) e = d(gen);
-  return v;
-}
-
-std::vector<float> Widened(const std::vector<Half>& v) {
-  std::vector<float> r(v.size());
-  for (size_t i = 0; i < v.size(); ++i) r[i] = lngrad_replay::ToFloat(v[i]);
-  return r;
-}
-
 struct Io {
   std::vector<Half> src, dst, em;
   std::vector<float> mean, sum, max, inMean, inSum, inMax;
   std::vector<uint8_t> tmp;
 };
-
-uint32_t Al(uint64_t bytes) {
-  return lngrad_replay::scratch_test::Aligned32(static_cast<uint32_t>(bytes));
-}
-template <class V, class D>
-void Load(const LocalTensor<D>& t, const std::vector<V>& v) {
-  if (!v.empty()) std::memcpy(t.HostPtr(), v.data(), v.size() * sizeof(V));
-}
-template <class V, class D>
-void Store(const LocalTensor<D>& t, std::vector<V>& v) {
-  if (!v.empty()) std::memcpy(v.data(), t.HostPtr(), v.size() * sizeof(V));
-}
 
 template <bool kUpdate>
 void Call(const LocalTensor<half> (&h)[3], const LocalTensor<float> (&f)[6],
@@ -144,44 +119,6 @@ Io RunLngrad(bool update, bool stack, uint32_t tmpBytes, const SoftMaxTiling& t,
   return got;
 }
 
-// Bit for bit; two NaNs match (the device's NaN payloads are not modelled).
-bool Same(float a, float b) { return Bits(a) == Bits(b) || (std::isnan(a) && std::isnan(b)); }
-
-void ExpectFloats(const std::vector<float>& got, const std::vector<float>& want, const char* what) {
-  ASSERT_EQ(got.size(), want.size()) << what;
-  for (size_t i = 0; i < got.size(); ++i) {
-    if (!Same(got[i], want[i])) {
-      ADD_FAILURE() << what << ": first mismatch at " << i << ": lngrad " << got[i] << ", replay "
-                    << want[i];
-      return;
-    }
-  }
-}
-void ExpectHalves(const std::vector<Half>& got, const std::vector<Half>& want, const char* what) {
-  ExpectFloats(Widened(got), Widened(want), what);
-}
-
-void ExpectBytes(const std::vector<uint8_t>& got, const std::vector<uint8_t>& want) {
-  ASSERT_EQ(got.size(), want.size());
-  for (size_t i = 0; i < got.size(); ++i) {
-    const size_t at = i / 4 * 4;
-    if (got[i] != want[i] && at + 4 <= got.size()) {  // a whole float: two NaNs match
-      float g = 0, w = 0;
-      std::memcpy(&g, got.data() + at, 4);
-      std::memcpy(&w, want.data() + at, 4);
-      if (Same(g, w)) continue;
-    }
-    if (got[i] != want[i]) {
-      uint32_t g = 0, w = 0;
-      std::memcpy(&g, got.data() + at, std::min<size_t>(4, got.size() - at));
-      std::memcpy(&w, want.data() + at, std::min<size_t>(4, want.size() - at));
-      ADD_FAILURE() << "scratch: first mismatch at byte " << i << " (float " << i / 4
-                    << "): lngrad 0x" << std::hex << g << ", replay 0x" << w;
-      return;
-    }
-  }
-}
-
 Io Operands(const Shape& s, uint32_t seed) {
   const uint64_t n = uint64_t{s.m} * s.k, st = uint64_t{s.m} * kStat;
   Io in;
@@ -229,16 +166,16 @@ void Check(const Shape& s, uint32_t tmpBytes, uint32_t seed) {
         want.dst[i] = lngrad_replay::FloatToHalfRoundAway(dst[i]);
       for (size_t i = 0; i < em.size(); ++i)
         want.em[i] = lngrad_replay::FloatToHalfRoundAway(em[i]);
-      ExpectBytes(got.tmp, wtmp);
-      ExpectHalves(got.dst, want.dst, "dst");
-      ExpectFloats(got.mean, want.mean, "mean");
-      ExpectFloats(got.sum, want.sum, "expSum");
-      ExpectFloats(got.max, want.max, "max");
-      ExpectHalves(got.em, want.em, "expMax");
-      ExpectHalves(got.src, in.src, "src");
-      ExpectFloats(got.inMean, in.inMean, "inMean");
-      ExpectFloats(got.inSum, in.inSum, "inExpSum");
-      ExpectFloats(got.inMax, in.inMax, "inMax");
+      sh::ExpectSameImage(got.tmp, wtmp, 4, "scratch");
+      sh::ExpectSameValues(got.dst, want.dst, "dst");
+      sh::ExpectSameValues(got.mean, want.mean, "mean");
+      sh::ExpectSameValues(got.sum, want.sum, "expSum");
+      sh::ExpectSameValues(got.max, want.max, "max");
+      sh::ExpectSameValues(got.em, want.em, "expMax");
+      sh::ExpectSameValues(got.src, in.src, "src");
+      sh::ExpectSameValues(got.inMean, in.inMean, "inMean");
+      sh::ExpectSameValues(got.inSum, in.inSum, "inExpSum");
+      sh::ExpectSameValues(got.inMax, in.inMax, "inMax");
     }
   }
 }

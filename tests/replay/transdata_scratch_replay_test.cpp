@@ -15,20 +15,17 @@
 #include <vector>
 
 #include "kernel_operator.h"
-#include "lngrad_aicore/launch.h"
 #include "replay_transdata_scratch.h"
-#include "scratch_test_util.h"
+#include "scratch_ub_harness.h"
 #include "tiling/tiling_api.h"
 #include "../aicore/sanitizer_off.h"
 
 namespace {
 
 namespace rd = lngrad_replay::transdata_scratch;
+namespace st = lngrad_replay::scratch_test;
 using namespace AscendC;
-using lngrad_replay::scratch_test::Aligned32;
 
-constexpr uint8_t kTmpFill = 0xa5;
-constexpr uint8_t kDstFill = 0x5a;
 constexpr uint32_t kPast = 40;
 
 struct Shape5 {
@@ -73,65 +70,6 @@ std::vector<uint16_t> Inputs(size_t n, uint32_t seed) {
   return v;
 }
 
-struct Images {
-  std::vector<uint8_t> src, dst, tmp;
-  bool ran = false;
-};
-
-template <const TransDataConfig& config, class T, class L1, class L2>
-Images RunBlock(const char* soc, const std::vector<uint16_t>& src, size_t dst_n, uint32_t tmp_bytes,
-                bool stack, const L1& src_l, const L2& dst_l) {
-  Images out;
-  lngrad::aicore::LaunchOptions opts;
-  opts.soc = soc;
-  opts.sequential = true;
-  const auto kernel = [&] {
-    TPipe pipe;
-    TBuf<> bs, bd, bt, filler;
-    pipe.InitBuffer(bs, Aligned32(static_cast<uint32_t>(src.size() * 2)));
-    pipe.InitBuffer(bd, Aligned32(static_cast<uint32_t>(dst_n * 2)));
-    LocalTensor<uint8_t> tmp;
-    lngrad_replay::scratch_test::TakeScratch(pipe, bt, filler, stack, tmp_bytes, &tmp);
-    if (::testing::Test::HasFatalFailure()) return;
-    LocalTensor<T> s = bs.Get<T>(static_cast<uint32_t>(src.size()));
-    LocalTensor<T> d = bd.Get<T>(static_cast<uint32_t>(dst_n));
-    std::memcpy(s.HostPtr(), src.data(), src.size() * 2);
-    std::memset(d.HostPtr(), kDstFill, dst_n * 2);
-    std::memset(tmp.HostPtr(), kTmpFill, tmp_bytes);
-    TransDataParams<L1, L2> params = {src_l, dst_l};
-    if (stack) {
-      TransData<config>(d, s, params);
-    } else {
-      TransData<config>(d, s, tmp, params);
-    }
-    const auto* sp = reinterpret_cast<const uint8_t*>(s.HostPtr());
-    const auto* dp = reinterpret_cast<const uint8_t*>(d.HostPtr());
-    out.src.assign(sp, sp + src.size() * 2);
-    out.dst.assign(dp, dp + dst_n * 2);
-    if (stack) {
-      ASSERT_TRUE((PopStackBuffer<uint8_t, TPosition::VECCALC>(tmp)));
-    }
-    out.tmp.assign(tmp.HostPtr(), tmp.HostPtr() + tmp_bytes);
-    out.ran = true;
-  };
-  const lngrad::Status st = lngrad::aicore::Launch(1, kernel, opts);
-  EXPECT_TRUE(st.ok()) << st.ToString();
-  return out;
-}
-
-std::string FirstDiff(const std::vector<uint8_t>& got, const std::vector<uint8_t>& want) {
-  if (got.size() != want.size()) {
-    return "sizes " + std::to_string(got.size()) + " and " + std::to_string(want.size());
-  }
-  for (size_t i = 0; i < got.size(); ++i) {
-    if (got[i] != want[i]) {
-      return "byte " + std::to_string(i) + " of " + std::to_string(got.size()) + ": lngrad " +
-             std::to_string(got[i]) + ", replay " + std::to_string(want[i]);
-    }
-  }
-  return "";
-}
-
 // One conversion: the replay's images, then lngrad's, compared.
 template <const TransDataConfig& config, class T, class L1, class L2>
 void Case(const char* soc, const Shape5& s, size_t src_n, size_t dst_n, uint32_t tmp_bytes,
@@ -141,19 +79,24 @@ void Case(const char* soc, const Shape5& s, size_t src_n, size_t dst_n, uint32_t
                << name << " on " << soc << " n" << s.n << " c" << s.c << " d" << s.d << " h" << s.h
                << " w" << s.w << " scratch " << tmp_bytes << (stack ? " (stack)" : ""));
   const std::vector<uint16_t> src = Inputs<T>(src_n, s.n * 131 + s.c * 17 + s.d + s.h * s.w);
-  std::vector<uint8_t> want_src(src_n * 2), want_dst((dst_n + kPast) * 2, kDstFill),
-      want_tmp(tmp_bytes, kTmpFill);
-  std::memcpy(want_src.data(), src.data(), want_src.size());
-  rd::Ub ub(want_src.data(), want_src.size(), want_dst.data(), dst_n * 2, want_tmp.data(),
+  const st::UbImages in = st::StartImages(st::BytesOf(src), (dst_n + kPast) * 2, tmp_bytes);
+  st::UbImages want = in;
+  rd::Ub ub(want.src.data(), want.src.size(), want.dst.data(), dst_n * 2, want.tmp.data(),
             tmp_bytes);
   const rd::Dims m{static_cast<int32_t>(s.n), static_cast<int32_t>(s.c), static_cast<int32_t>(s.d),
                    static_cast<int32_t>(s.h), static_cast<int32_t>(s.w)};
   ASSERT_TRUE(replay(m, ub)) << "the replay left its buffers";
-  const Images got = RunBlock<config, T>(soc, src, dst_n + kPast, tmp_bytes, stack, src_l, dst_l);
-  ASSERT_TRUE(got.ran);
-  EXPECT_EQ(FirstDiff(got.dst, want_dst), "") << "dst";
-  EXPECT_EQ(FirstDiff(got.src, want_src), "") << "src";
-  EXPECT_EQ(FirstDiff(got.tmp, want_tmp), "") << "scratch";
+  const st::UbImages got = st::RunOnUb<T>(
+      soc, in, stack,
+      [&](LocalTensor<T>& d, LocalTensor<T>& sr, LocalTensor<uint8_t>& tmp, bool on_stack) {
+        TransDataParams<L1, L2> params = {src_l, dst_l};
+        if (on_stack) {
+          TransData<config>(d, sr, params);
+        } else {
+          TransData<config>(d, sr, tmp, params);
+        }
+      });
+  st::ExpectUbImages(got, want, 1, name);
 }
 
 template <class T>

@@ -18,130 +18,47 @@
 #include <vector>
 
 #include "kernel_operator.h"
-#include "lngrad_aicore/launch.h"
 #include "replay_transform_scratch.h"
-#include "scratch_test_util.h"
+#include "scratch_ub_harness.h"
+#include "transpose_scratch_call.h"
 #include "tiling/tiling_api.h"
 #include "../aicore/sanitizer_off.h"
 
 namespace {
 
 namespace rs = lngrad_replay::transform_scratch;
+namespace st = lngrad_replay::scratch_test;
 using AscendC::LocalTensor;
 using AscendC::TransposeType;
-using lngrad_replay::scratch_test::Aligned32;
 
-constexpr uint8_t kTmpFill = 0xa5;  // the scratch's bytes before the call
-constexpr uint8_t kDstFill = 0x5a;  // dst's bytes before the call
-constexpr uint32_t kPast = 40;      // dst elements past what the call writes
+constexpr uint32_t kPast = 40;  // dst elements past what the call writes
 
 const char* const kSocs[] = {"Ascend910B1", "Ascend310P1"};
 
-struct Images {
-  std::vector<uint8_t> src, dst, tmp;
-  bool ran = false;
+// One case's images before the call (`in`: src's bytes, dst of n + kPast elements, the scratch
+// of tmpBytes) and the replay's dst and scratch as T values (which it starts from).
+template <class T>
+struct Want {
+  st::UbImages in;
+  std::vector<T> dst, tmp;
+  Want(const std::vector<T>& src, size_t n, uint32_t tmpBytes)
+      : in(st::StartImages(st::BytesOf(src), (n + kPast) * sizeof(T), tmpBytes)),
+        dst(st::ValuesOf<T>(in.dst, n + kPast)),
+        tmp(st::ValuesOf<T>(in.tmp, (tmpBytes + sizeof(T) - 1) / sizeof(T))) {}
+  // The replay's images: src as before, dst and the scratch as the replay left them.
+  st::UbImages Out() const {
+    st::UbImages w = in;
+    st::PutValues(w.dst, dst);
+    st::PutValues(w.tmp, tmp);
+    return w;
+  }
 };
 
-template <class T>
-using Call = std::function<void(LocalTensor<T>& dst, LocalTensor<T>& src, LocalTensor<uint8_t>& tmp,
-                                bool stack)>;
-
-// One block of `soc`: src (its bytes), dst of dstElems elements, the scratch of tmpBytes.
-template <class T>
-Images RunBlock(const char* soc, const std::vector<T>& src, size_t dstElems, uint32_t tmpBytes,
-                bool stack, const Call<T>& call) {
-  Images out;
-  lngrad::aicore::LaunchOptions opts;
-  opts.soc = soc;
-  opts.sequential = true;
-  const auto kernel = [&] {
-    AscendC::TPipe pipe;
-    AscendC::TBuf<> bs, bd, bt, filler;
-    const auto ns = static_cast<uint32_t>(std::max<size_t>(src.size(), 1));
-    const auto nd = static_cast<uint32_t>(std::max<size_t>(dstElems, 1));
-    pipe.InitBuffer(bs, Aligned32(ns * sizeof(T)));
-    pipe.InitBuffer(bd, Aligned32(nd * sizeof(T)));
-    LocalTensor<uint8_t> tmp;
-    lngrad_replay::scratch_test::TakeScratch(pipe, bt, filler, stack, tmpBytes, &tmp);
-    if (::testing::Test::HasFatalFailure()) return;
-    LocalTensor<T> s = bs.Get<T>(ns), d = bd.Get<T>(nd);
-    if (!src.empty()) std::memcpy(s.HostPtr(), src.data(), src.size() * sizeof(T));
-    std::memset(d.HostPtr(), kDstFill, nd * sizeof(T));
-    std::memset(tmp.HostPtr(), kTmpFill, tmpBytes);
-    call(d, s, tmp, stack);
-    const auto* sp = reinterpret_cast<const uint8_t*>(s.HostPtr());
-    const auto* dp = reinterpret_cast<const uint8_t*>(d.HostPtr());
-    out.src.assign(sp, sp + src.size() * sizeof(T));
-    out.dst.assign(dp, dp + dstElems * sizeof(T));
-    if (stack) {
-      ASSERT_TRUE((AscendC::PopStackBuffer<uint8_t, AscendC::TPosition::VECCALC>(tmp)));
-    }
-    out.tmp.assign(tmp.HostPtr(), tmp.HostPtr() + tmpBytes);
-    out.ran = true;
-  };
-  const lngrad::Status st = lngrad::aicore::Launch(1, kernel, opts);
-  EXPECT_TRUE(st.ok()) << st.ToString();
-  return out;
-}
-
-// The first byte where two images differ, or "".
-std::string FirstDiff(const std::vector<uint8_t>& got, const std::vector<uint8_t>& want) {
-  if (got.size() != want.size()) {
-    return "sizes " + std::to_string(got.size()) + " and " + std::to_string(want.size());
-  }
-  for (size_t i = 0; i < got.size(); ++i) {
-    if (got[i] != want[i]) {
-      return "byte " + std::to_string(i) + " of " + std::to_string(got.size()) + ": lngrad " +
-             std::to_string(got[i]) + ", replay " + std::to_string(want[i]);
-    }
-  }
-  return "";
-}
-
-template <class T>
-std::vector<uint8_t> Bytes(const std::vector<T>& v) {
-  std::vector<uint8_t> b(v.size() * sizeof(T));
-  if (!v.empty()) std::memcpy(b.data(), v.data(), b.size());
-  return b;
-}
-
-void ExpectImages(const Images& got, const std::vector<uint8_t>& src,
-                  const std::vector<uint8_t>& dst, const std::vector<uint8_t>& tmp,
-                  const std::string& what) {
-  ASSERT_TRUE(got.ran) << what;
-  EXPECT_EQ(FirstDiff(got.dst, dst), "") << what << ": dst";
-  EXPECT_EQ(FirstDiff(got.src, src), "") << what << ": src changed";
-  EXPECT_EQ(FirstDiff(got.tmp, tmp), "") << what << ": scratch";
-}
-
-// Random bit patterns of T with NaN, +-inf, +-0 and subnormal patterns of the float types
-// planted at the start (moves only: every pattern is just bits).
-template <class T>
-std::vector<T> Inputs(size_t n, uint32_t seed) {
-  std::mt19937 gen(seed);
-  std::vector<T> v(n);
-  for (T& x : v) {
-    const uint32_t b = gen();
-    std::memcpy(&x, &b, sizeof(T));
-  }
-  const uint32_t special2[] = {0x7E00, 0xFC00, 0x7C00, 0x8000, 0x0000, 0x0001, 0x83FF, 0x7C01};
-  const uint32_t special4[] = {0x7FC00000, 0xFF800000, 0x7F800000, 0x80000000,
-                               0x00000000, 0x00000001, 0x807FFFFF, 0x7F800001};
-  for (size_t i = 0; i < 8 && i < n; ++i) {
-    const uint32_t b = sizeof(T) == 2 ? special2[i] : special4[i];
-    std::memcpy(&v[i], &b, sizeof(T));
-  }
-  return v;
-}
-
-template <class T>
-const char* TypeName() {
-  if constexpr (std::is_same_v<T, half>) return "half";
-  if constexpr (std::is_same_v<T, float>) return "float";
-  if constexpr (std::is_same_v<T, int16_t>) return "int16_t";
-  if constexpr (std::is_same_v<T, uint16_t>) return "uint16_t";
-  if constexpr (std::is_same_v<T, int32_t>) return "int32_t";
-  return "uint32_t";
+// lngrad's images of one case (the call on one block of `soc`) against the replay's `want`.
+template <class T, class Call>
+void ExpectCall(const char* soc, const st::UbImages& in, const st::UbImages& want, bool stack,
+                const std::string& what, const Call& call) {
+  st::ExpectUbImages(st::RunOnUb<T>(soc, in, stack, call), want, 1, what);
 }
 
 // ----------------------------------------------------------------------------------------------
@@ -150,7 +67,7 @@ const char* TypeName() {
 template <class T>
 void Case0213(const char* soc, TransposeType type, uint32_t b, uint32_t a1, uint32_t a2,
               uint32_t a3, uint32_t tmpBytes, bool stack, bool confusion) {
-  const std::string what = std::string(TypeName<T>()) + " on " + soc + " type " +
+  const std::string what = std::string(st::TypeName<T>()) + " on " + soc + " type " +
                            std::to_string(static_cast<int>(type)) + " [" + std::to_string(b) +
                            ", " + std::to_string(a1) + ", " + std::to_string(a2) + ", " +
                            std::to_string(a3) + "] scratch " + std::to_string(tmpBytes) +
@@ -158,7 +75,7 @@ void Case0213(const char* soc, TransposeType type, uint32_t b, uint32_t a1, uint
   SCOPED_TRACE(what);
   const uint32_t al2 = (a2 + 15) / 16 * 16, al3 = (a3 + 15) / 16 * 16;
   const size_t n = size_t{b} * a1 * al2 * al3;
-  const std::vector<T> src = Inputs<T>(n, b * 1000 + a2 * 10 + a3);
+  const std::vector<T> src = st::RandomBits<T>(n, b * 1000 + a2 * 10 + a3);
   AscendC::tiling::ConfusionTransposeTiling t;
   AscendC::GetTransposeTilingInfo(ge::Shape({b, a1, a2, a3}), tmpBytes, sizeof(T),
                                   static_cast<uint32_t>(type), t);
@@ -166,29 +83,13 @@ void Case0213(const char* soc, TransposeType type, uint32_t b, uint32_t a1, uint
   rs::Tiling0213 rt{};
   static_assert(sizeof(rt) == 16 * sizeof(uint32_t));
   std::memcpy(&rt, &t, sizeof(rt));
-  std::vector<T> want_dst(n + kPast);
-  std::memset(want_dst.data(), kDstFill, want_dst.size() * sizeof(T));
-  std::vector<uint8_t> want_tmp(tmpBytes, kTmpFill);
-  std::vector<T> tmp_t((tmpBytes + sizeof(T) - 1) / sizeof(T));
-  std::memcpy(tmp_t.data(), want_tmp.data(), tmpBytes);
-  rs::Replay0213<T>(rt, type == TransposeType::TRANSPOSE_NZ2ND_0213, src.data(), want_dst.data(),
-                    tmp_t.data());
-  std::memcpy(want_tmp.data(), tmp_t.data(), tmpBytes);
+  Want<T> w(src, n, tmpBytes);
+  rs::Replay0213<T>(rt, type == TransposeType::TRANSPOSE_NZ2ND_0213, src.data(), w.dst.data(),
+                    w.tmp.data());
   // lngrad.
-  const Images got = RunBlock<T>(
-      soc, src, n + kPast, tmpBytes, stack,
-      [&](LocalTensor<T>& d, LocalTensor<T>& s, LocalTensor<uint8_t>& tmp, bool on_stack) {
-        if (on_stack && confusion) {
-          AscendC::ConfusionTranspose(d, s, type, t);
-        } else if (on_stack) {
-          AscendC::Transpose(d, s, type, t);
-        } else if (confusion) {
-          AscendC::ConfusionTranspose(d, s, tmp, type, t);
-        } else {
-          AscendC::Transpose(d, s, tmp, type, t);
-        }
-      });
-  ExpectImages(got, Bytes(src), Bytes(want_dst), want_tmp, what);
+  ExpectCall<T>(soc, w.in, w.Out(), stack, what,
+                [&](LocalTensor<T>& d, LocalTensor<T>& s, LocalTensor<uint8_t>& tmp,
+                    bool on_stack) { st::CallTranspose(confusion, d, s, tmp, on_stack, type, t); });
 }
 
 template <class T>
@@ -225,25 +126,32 @@ TEST(TransformScratch, ConfusionTranspose0213) {
 }
 
 // ----------------------------------------------------------------------------------------------
-// UnPad on 2201: GatherMask alone; the scratch (either overload's) is left as it was.
+// UnPad on 2201: GatherMask alone; the scratch (either overload's) is left as it was. On 2002
+// (on2002): the v200 sequence through tmp1 and tmp2, dst and the scratch.
 
 template <class T>
-void CaseUnPad(uint32_t h, uint32_t w, uint16_t right, uint32_t tmpBytes, bool stack) {
-  const char* soc = "Ascend910B1";
-  const std::string what = std::string(TypeName<T>()) + " [" + std::to_string(h) + ", " +
-                           std::to_string(w) + "] rightPad " + std::to_string(right) + " scratch " +
-                           std::to_string(tmpBytes) + (stack ? " (stack)" : "");
+void CaseUnPad(bool on2002, uint32_t h, uint32_t w, uint16_t right, uint32_t tmpBytes, bool stack) {
+  const char* soc = on2002 ? "Ascend310P1" : "Ascend910B1";
+  const std::string what = std::string(st::TypeName<T>()) + (on2002 ? " on 2002 [" : " [") +
+                           std::to_string(h) + ", " + std::to_string(w) + "] rightPad " +
+                           std::to_string(right) + " scratch " + std::to_string(tmpBytes) +
+                           (stack ? " (stack)" : "");
   SCOPED_TRACE(what);
-  const std::vector<T> src = Inputs<T>(size_t{h} * w, h * 100 + w + right);
+  const std::vector<T> src = st::RandomBits<T>(size_t{h} * w, h * (on2002 ? 31 : 100) + w + right);
   const size_t n = size_t{h} * (w - right);
   AscendC::tiling::UnPadTiling t;
-  AscendC::UnPadTilingFunc(ge::Shape({h, w}), 0, sizeof(T), t);
-  std::vector<T> want_dst(n + kPast);
-  std::memset(want_dst.data(), kDstFill, want_dst.size() * sizeof(T));
-  rs::ReplayUnPad2201<T>(h, w, right, src.data(), want_dst.data());
-  const std::vector<uint8_t> want_tmp(tmpBytes, kTmpFill);
-  const Images got = RunBlock<T>(
-      soc, src, n + kPast, tmpBytes, stack,
+  AscendC::UnPadTilingFunc(ge::Shape({h, w}), on2002 ? tmpBytes : 0, sizeof(T), t);
+  Want<T> want(src, n, tmpBytes);
+  if (on2002) {
+    rs::UnPadTilingR rt{};
+    static_assert(sizeof(rt) == sizeof(t));
+    std::memcpy(&rt, &t, sizeof(rt));
+    rs::ReplayUnPad2002<T>(rt, right, src.data(), want.dst.data(), want.tmp.data());
+  } else {
+    rs::ReplayUnPad2201<T>(h, w, right, src.data(), want.dst.data());
+  }
+  ExpectCall<T>(
+      soc, want.in, want.Out(), stack, what,
       [&](LocalTensor<T>& d, LocalTensor<T>& s, LocalTensor<uint8_t>& tmp, bool on_stack) {
         AscendC::UnPadParams p(0, right);
         if (on_stack) {
@@ -252,7 +160,6 @@ void CaseUnPad(uint32_t h, uint32_t w, uint16_t right, uint32_t tmpBytes, bool s
           AscendC::UnPad(d, s, p, tmp, t);
         }
       });
-  ExpectImages(got, Bytes(src), Bytes(want_dst), want_tmp, what);
 }
 
 TEST(TransformScratch, UnPadOn2201LeavesTheScratch) {
@@ -260,11 +167,11 @@ TEST(TransformScratch, UnPadOn2201LeavesTheScratch) {
     for (const bool stack : {false, true}) {
       if (stack && bytes % 32 != 0) continue;
       for (const uint32_t h : {1u, 3u, 17u}) {
-        CaseUnPad<half>(h, 32, 5, bytes, stack);
-        CaseUnPad<half>(h, 16, 15, bytes, stack);
-        CaseUnPad<float>(h, 24, 7, bytes, stack);
-        CaseUnPad<int16_t>(h, 48, 1, bytes, stack);
-        CaseUnPad<uint32_t>(h, 8, 3, bytes, stack);
+        CaseUnPad<half>(false, h, 32, 5, bytes, stack);
+        CaseUnPad<half>(false, h, 16, 15, bytes, stack);
+        CaseUnPad<float>(false, h, 24, 7, bytes, stack);
+        CaseUnPad<int16_t>(false, h, 48, 1, bytes, stack);
+        CaseUnPad<uint32_t>(false, h, 8, 3, bytes, stack);
       }
     }
   }
@@ -276,12 +183,12 @@ TEST(TransformScratch, UnPadOn2201LeavesTheScratch) {
 template <class T>
 void CasePad(const char* soc, uint32_t h, uint32_t w, uint16_t left, uint16_t right,
              uint32_t tmpBytes, bool stack) {
-  const std::string what = std::string(TypeName<T>()) + " on " + soc + " [" + std::to_string(h) +
-                           ", " + std::to_string(w) + "] pads " + std::to_string(left) + ", " +
-                           std::to_string(right) + " scratch " + std::to_string(tmpBytes) +
-                           (stack ? " (stack)" : "");
+  const std::string what = std::string(st::TypeName<T>()) + " on " + soc + " [" +
+                           std::to_string(h) + ", " + std::to_string(w) + "] pads " +
+                           std::to_string(left) + ", " + std::to_string(right) + " scratch " +
+                           std::to_string(tmpBytes) + (stack ? " (stack)" : "");
   SCOPED_TRACE(what);
-  const std::vector<T> src = Inputs<T>(size_t{h} * w, h * 7 + w * 3 + left);
+  const std::vector<T> src = st::RandomBits<T>(size_t{h} * w, h * 7 + w * 3 + left);
   const size_t n = size_t{h} * (w + left + right);
   AscendC::tiling::PadTiling t;
   AscendC::PadTilingFunc(ge::Shape({h, w}), ge::Shape({h, w}), tmpBytes, sizeof(T), t);
@@ -289,16 +196,11 @@ void CasePad(const char* soc, uint32_t h, uint32_t w, uint16_t left, uint16_t ri
   rs::PadTilingR rt{};
   static_assert(sizeof(rt) == sizeof(t));
   std::memcpy(&rt, &t, sizeof(rt));
-  std::vector<T> want_dst(n + kPast);
-  std::memset(want_dst.data(), kDstFill, want_dst.size() * sizeof(T));
-  std::vector<uint8_t> want_tmp(tmpBytes, kTmpFill);
-  std::vector<T> tmp_t((tmpBytes + sizeof(T) - 1) / sizeof(T));
-  std::memcpy(tmp_t.data(), want_tmp.data(), tmpBytes);
+  Want<T> want(src, n, tmpBytes);
   rs::ReplayPadUnaligned<T>(rt, left, right, padValue, std::string(soc) == "Ascend910B1",
-                            src.data(), want_dst.data(), tmp_t.data());
-  std::memcpy(want_tmp.data(), tmp_t.data(), tmpBytes);
-  const Images got = RunBlock<T>(
-      soc, src, n + kPast, tmpBytes, stack,
+                            src.data(), want.dst.data(), want.tmp.data());
+  ExpectCall<T>(
+      soc, want.in, want.Out(), stack, what,
       [&](LocalTensor<T>& d, LocalTensor<T>& s, LocalTensor<uint8_t>& tmp, bool on_stack) {
         AscendC::PadParams p(left, right, padValue);
         if (on_stack) {
@@ -307,7 +209,6 @@ void CasePad(const char* soc, uint32_t h, uint32_t w, uint16_t left, uint16_t ri
           AscendC::Pad(d, s, p, tmp, t);
         }
       });
-  ExpectImages(got, Bytes(src), Bytes(want_dst), want_tmp, what);
 }
 
 struct PadShape {
@@ -346,41 +247,7 @@ TEST(TransformScratch, PadUnaligned) {
 }
 
 // ----------------------------------------------------------------------------------------------
-// UnPad on 2002: the v200 sequence through tmp1 and tmp2, dst and the scratch.
-
-template <class T>
-void CaseUnPad2002(uint32_t h, uint32_t w, uint16_t right, uint32_t tmpBytes, bool stack) {
-  const char* soc = "Ascend310P1";
-  const std::string what = std::string(TypeName<T>()) + " on 2002 [" + std::to_string(h) + ", " +
-                           std::to_string(w) + "] rightPad " + std::to_string(right) + " scratch " +
-                           std::to_string(tmpBytes) + (stack ? " (stack)" : "");
-  SCOPED_TRACE(what);
-  const std::vector<T> src = Inputs<T>(size_t{h} * w, h * 31 + w + right);
-  const size_t n = size_t{h} * (w - right);
-  AscendC::tiling::UnPadTiling t;
-  AscendC::UnPadTilingFunc(ge::Shape({h, w}), tmpBytes, sizeof(T), t);
-  rs::UnPadTilingR rt{};
-  static_assert(sizeof(rt) == sizeof(t));
-  std::memcpy(&rt, &t, sizeof(rt));
-  std::vector<T> want_dst(n + kPast);
-  std::memset(want_dst.data(), kDstFill, want_dst.size() * sizeof(T));
-  std::vector<uint8_t> want_tmp(tmpBytes, kTmpFill);
-  std::vector<T> tmp_t((tmpBytes + sizeof(T) - 1) / sizeof(T));
-  std::memcpy(tmp_t.data(), want_tmp.data(), tmpBytes);
-  rs::ReplayUnPad2002<T>(rt, right, src.data(), want_dst.data(), tmp_t.data());
-  std::memcpy(want_tmp.data(), tmp_t.data(), tmpBytes);
-  const Images got = RunBlock<T>(
-      soc, src, n + kPast, tmpBytes, stack,
-      [&](LocalTensor<T>& d, LocalTensor<T>& s, LocalTensor<uint8_t>& tmp, bool on_stack) {
-        AscendC::UnPadParams p(0, right);
-        if (on_stack) {
-          AscendC::UnPad(d, s, p, t);
-        } else {
-          AscendC::UnPad(d, s, p, tmp, t);
-        }
-      });
-  ExpectImages(got, Bytes(src), Bytes(want_dst), want_tmp, what);
-}
+// UnPad on 2002.
 
 // Element counts h * (w - rightPad) whose last group (modulo 16 * tmpBuffer1BlockNum) is no
 // multiple of 16 (half: its last elements are not copied out; float: one block of 8 past or
@@ -391,14 +258,14 @@ TEST(TransformScratch, UnPadOn2002) {
     for (const bool stack : {false, true}) {
       if (stack && bytes % 32 != 0) continue;
       for (const uint32_t h : {1u, 3u, 17u}) {
-        CaseUnPad2002<half>(h, 32, 5, bytes, stack);
-        CaseUnPad2002<half>(h, 16, 15, bytes, stack);
-        CaseUnPad2002<half>(h, 80, 3, bytes, stack);
-        CaseUnPad2002<float>(h, 24, 7, bytes, stack);
-        CaseUnPad2002<float>(h, 8, 3, bytes, stack);
-        CaseUnPad2002<float>(h, 40, 1, bytes, stack);
-        CaseUnPad2002<int16_t>(h, 48, 1, bytes, stack);
-        CaseUnPad2002<uint32_t>(h, 16, 6, bytes, stack);
+        CaseUnPad<half>(true, h, 32, 5, bytes, stack);
+        CaseUnPad<half>(true, h, 16, 15, bytes, stack);
+        CaseUnPad<half>(true, h, 80, 3, bytes, stack);
+        CaseUnPad<float>(true, h, 24, 7, bytes, stack);
+        CaseUnPad<float>(true, h, 8, 3, bytes, stack);
+        CaseUnPad<float>(true, h, 40, 1, bytes, stack);
+        CaseUnPad<int16_t>(true, h, 48, 1, bytes, stack);
+        CaseUnPad<uint32_t>(true, h, 16, 6, bytes, stack);
       }
     }
   }
@@ -409,19 +276,18 @@ TEST(TransformScratch, UnPadOn2002) {
 
 template <class T>
 void CaseBroadcast0(uint32_t rows, uint32_t cols, uint32_t tmpBytes, bool stack) {
-  const std::string what = std::string(TypeName<T>()) + " Broadcast axis 0 [" +
+  const std::string what = std::string(st::TypeName<T>()) + " Broadcast axis 0 [" +
                            std::to_string(rows) + ", " + std::to_string(cols) + "] scratch " +
                            std::to_string(tmpBytes) + (stack ? " (stack)" : "");
   SCOPED_TRACE(what);
-  const std::vector<T> src = Inputs<T>(cols, rows * 13 + cols);
+  const std::vector<T> src = st::RandomBits<T>(cols, rows * 13 + cols);
   const size_t n = size_t{rows} * cols;
-  std::vector<T> want_dst(n + kPast);
-  std::memset(want_dst.data(), kDstFill, want_dst.size() * sizeof(T));
-  std::vector<uint8_t> want_tmp(tmpBytes, kTmpFill);
-  rs::ReplayBroadcastFirstDim<T>(rows, cols, src.data(), want_dst.data(), want_tmp.data());
+  Want<T> want(src, n, tmpBytes);
+  rs::ReplayBroadcastFirstDim<T>(rows, cols, src.data(), want.dst.data(),
+                                 reinterpret_cast<uint8_t*>(want.tmp.data()));
   const uint32_t dstShape[2] = {rows, cols}, srcShape[2] = {1, cols};
-  const Images got = RunBlock<T>(
-      "Ascend910B1", src, n + kPast, tmpBytes, stack,
+  ExpectCall<T>(
+      "Ascend910B1", want.in, want.Out(), stack, what,
       [&](LocalTensor<T>& d, LocalTensor<T>& s, LocalTensor<uint8_t>& tmp, bool on_stack) {
         if (on_stack) {
           AscendC::Broadcast<T, 2, 0>(d, s, dstShape, srcShape);
@@ -429,7 +295,6 @@ void CaseBroadcast0(uint32_t rows, uint32_t cols, uint32_t tmpBytes, bool stack)
           AscendC::Broadcast<T, 2, 0>(d, s, dstShape, srcShape, tmp);
         }
       });
-  ExpectImages(got, Bytes(src), Bytes(want_dst), want_tmp, what);
 }
 
 TEST(TransformScratch, BroadcastFirstDimOn2201) {

@@ -17,106 +17,20 @@
 #include <vector>
 
 #include "kernel_operator.h"
-#include "lngrad_aicore/launch.h"
 #include "replay_transpose012_scratch.h"
-#include "scratch_test_util.h"
+#include "scratch_ub_harness.h"
+#include "transpose_scratch_call.h"
 #include "tiling/tiling_api.h"
 #include "../aicore/sanitizer_off.h"
 
 namespace {
 
 namespace rt = lngrad_replay::transpose012_scratch;
+namespace st = lngrad_replay::scratch_test;
 using AscendC::LocalTensor;
 using AscendC::TransposeType;
-using lngrad_replay::scratch_test::Aligned32;
 
-constexpr uint8_t kTmpFill = 0xa5;
-constexpr uint8_t kDstFill = 0x5a;
 constexpr uint32_t kPast = 40;
-
-struct Images {
-  std::vector<uint8_t> src, dst, tmp;
-  bool ran = false;
-};
-
-// One block of `soc`: src, dst of dstElems elements, a scratch of tmpBytes; the call.
-template <class T, class Call>
-Images RunBlock(const char* soc, const std::vector<T>& src, size_t dstElems, uint32_t tmpBytes,
-                bool stack, const Call& call) {
-  Images out;
-  lngrad::aicore::LaunchOptions opts;
-  opts.soc = soc;
-  opts.sequential = true;
-  const auto kernel = [&] {
-    AscendC::TPipe pipe;
-    AscendC::TBuf<> bs, bd, bt, filler;
-    const auto ns = static_cast<uint32_t>(src.size());
-    const auto nd = static_cast<uint32_t>(dstElems);
-    pipe.InitBuffer(bs, Aligned32(ns * sizeof(T)));
-    pipe.InitBuffer(bd, Aligned32(nd * sizeof(T)));
-    LocalTensor<uint8_t> tmp;
-    lngrad_replay::scratch_test::TakeScratch(pipe, bt, filler, stack, tmpBytes, &tmp);
-    if (::testing::Test::HasFatalFailure()) return;
-    LocalTensor<T> s = bs.Get<T>(ns), d = bd.Get<T>(nd);
-    std::memcpy(s.HostPtr(), src.data(), src.size() * sizeof(T));
-    std::memset(d.HostPtr(), kDstFill, nd * sizeof(T));
-    std::memset(tmp.HostPtr(), kTmpFill, tmpBytes);
-    call(d, s, tmp, stack);
-    const auto* sp = reinterpret_cast<const uint8_t*>(s.HostPtr());
-    const auto* dp = reinterpret_cast<const uint8_t*>(d.HostPtr());
-    out.src.assign(sp, sp + src.size() * sizeof(T));
-    out.dst.assign(dp, dp + dstElems * sizeof(T));
-    if (stack) {
-      ASSERT_TRUE((AscendC::PopStackBuffer<uint8_t, AscendC::TPosition::VECCALC>(tmp)));
-    }
-    out.tmp.assign(tmp.HostPtr(), tmp.HostPtr() + tmpBytes);
-    out.ran = true;
-  };
-  const lngrad::Status st = lngrad::aicore::Launch(1, kernel, opts);
-  EXPECT_TRUE(st.ok()) << st.ToString();
-  return out;
-}
-
-std::string FirstDiff(const std::vector<uint8_t>& got, const std::vector<uint8_t>& want) {
-  if (got.size() != want.size()) {
-    return "sizes " + std::to_string(got.size()) + " and " + std::to_string(want.size());
-  }
-  for (size_t i = 0; i < got.size(); ++i) {
-    if (got[i] != want[i]) {
-      return "byte " + std::to_string(i) + " of " + std::to_string(got.size()) + ": lngrad " +
-             std::to_string(got[i]) + ", replay " + std::to_string(want[i]);
-    }
-  }
-  return "";
-}
-
-template <class T>
-std::vector<T> Inputs(size_t n, uint32_t seed) {
-  std::mt19937 gen(seed);
-  std::vector<T> v(n);
-  for (T& x : v) {
-    const uint32_t b = gen();
-    std::memcpy(&x, &b, sizeof(T));
-  }
-  const uint32_t special2[] = {0x7E00, 0xFC00, 0x7C00, 0x8000, 0x0000, 0x0001, 0x83FF, 0x7C01};
-  const uint32_t special4[] = {0x7FC00000, 0xFF800000, 0x7F800000, 0x80000000,
-                               0x00000000, 0x00000001, 0x807FFFFF, 0x7F800001};
-  for (size_t i = 0; i < 8 && i < n; ++i) {
-    const uint32_t b = sizeof(T) == 2 ? special2[i] : special4[i];
-    std::memcpy(&v[i], &b, sizeof(T));
-  }
-  return v;
-}
-
-template <class T>
-const char* TypeName() {
-  if constexpr (std::is_same_v<T, half>) return "half";
-  if constexpr (std::is_same_v<T, float>) return "float";
-  if constexpr (std::is_same_v<T, int16_t>) return "int16_t";
-  if constexpr (std::is_same_v<T, uint16_t>) return "uint16_t";
-  if constexpr (std::is_same_v<T, int32_t>) return "int32_t";
-  return "uint32_t";
-}
 
 struct Dims {
   uint32_t b, n, s, hn;
@@ -158,7 +72,7 @@ bool Replay(TransposeType type, const AscendC::tiling::ConfusionTransposeTiling&
 template <class T>
 void Case(const char* soc, TransposeType type, const Dims& dm, uint32_t tmpBytes, bool stack,
           bool confusion) {
-  const std::string what = std::string(TypeName<T>()) + " on " + soc + " type " +
+  const std::string what = std::string(st::TypeName<T>()) + " on " + soc + " type " +
                            std::to_string(static_cast<int>(type)) + " [" + std::to_string(dm.b) +
                            ", " + std::to_string(dm.n) + ", " + std::to_string(dm.s) + ", " +
                            std::to_string(dm.hn) + "] scratch " + std::to_string(tmpBytes) +
@@ -170,36 +84,20 @@ void Case(const char* soc, TransposeType type, const Dims& dm, uint32_t tmpBytes
   std::vector<T> none;
   Sizes sz{};
   Replay<T>(type, t, none, none, none, &sz);
-  const std::vector<T> src = Inputs<T>(sz.src, dm.b * 1000 + dm.s * 31 + dm.hn + tmpBytes);
-  std::vector<T> want_dst(sz.dst + kPast);
-  std::memset(want_dst.data(), kDstFill, want_dst.size() * sizeof(T));
-  std::vector<uint8_t> want_tmp(tmpBytes, kTmpFill);
-  std::vector<T> tmp_t(tmpBytes / sizeof(T));
-  std::memcpy(tmp_t.data(), want_tmp.data(), tmp_t.size() * sizeof(T));
-  std::vector<T> dst_view(want_dst.begin(), want_dst.begin() + static_cast<long>(sz.dst));
-  ASSERT_TRUE(Replay<T>(type, t, src, dst_view, tmp_t, nullptr)) << "the replay left its buffers";
-  std::copy(dst_view.begin(), dst_view.end(), want_dst.begin());
-  std::memcpy(want_tmp.data(), tmp_t.data(), tmp_t.size() * sizeof(T));
-  const Images got = RunBlock<T>(
-      soc, src, sz.dst + kPast, tmpBytes, stack,
+  const std::vector<T> src = st::RandomBits<T>(sz.src, dm.b * 1000 + dm.s * 31 + dm.hn + tmpBytes);
+  const st::UbImages in = st::StartImages(st::BytesOf(src), (sz.dst + kPast) * sizeof(T), tmpBytes);
+  std::vector<T> rdst = st::ValuesOf<T>(in.dst, sz.dst);
+  std::vector<T> rtmp = st::ValuesOf<T>(in.tmp, tmpBytes / sizeof(T));
+  ASSERT_TRUE(Replay<T>(type, t, src, rdst, rtmp, nullptr)) << "the replay left its buffers";
+  st::UbImages want = in;
+  st::PutValues(want.dst, rdst);
+  st::PutValues(want.tmp, rtmp);
+  const st::UbImages got = st::RunOnUb<T>(
+      soc, in, stack,
       [&](LocalTensor<T>& d, LocalTensor<T>& s, LocalTensor<uint8_t>& tmp, bool on_stack) {
-        if (on_stack && confusion) {
-          AscendC::ConfusionTranspose(d, s, type, t);
-        } else if (on_stack) {
-          AscendC::Transpose(d, s, type, t);
-        } else if (confusion) {
-          AscendC::ConfusionTranspose(d, s, tmp, type, t);
-        } else {
-          AscendC::Transpose(d, s, tmp, type, t);
-        }
+        st::CallTranspose(confusion, d, s, tmp, on_stack, type, t);
       });
-  ASSERT_TRUE(got.ran);
-  std::vector<uint8_t> want_src(src.size() * sizeof(T)), want_d(want_dst.size() * sizeof(T));
-  std::memcpy(want_src.data(), src.data(), want_src.size());
-  std::memcpy(want_d.data(), want_dst.data(), want_d.size());
-  EXPECT_EQ(FirstDiff(got.dst, want_d), "") << "dst";
-  EXPECT_EQ(FirstDiff(got.src, want_src), "") << "src changed";
-  EXPECT_EQ(FirstDiff(got.tmp, want_tmp), "") << "scratch";
+  st::ExpectUbImages(got, want, 1, what);
 }
 
 // {B, N, S, H/N}: H/N below, at and above 16 (not multiples of 16 too), S with tails, H below

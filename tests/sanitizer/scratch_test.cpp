@@ -525,11 +525,11 @@ TEST(ScratchInitcheck, TopKRadixSelectReadAfterTheCall) {
   });
 }
 
-// TopK's merge sequence on 2201 and 2002 (topk_v220_impl.h, topk_v200_impl.h): lngrad computes
-// the outputs by a stable sort, not the kit's Sort32 / MrgSort (2201) or ProposalConcat /
-// RpSort16 / MrgSort4 (2002) rounds in tmpLocal, so the scratch stays marked.
+// TopK's merge sequence on 2002 (topk_v200_impl.h): lngrad computes the outputs by a stable
+// sort, not the kit's ProposalConcat / RpSort16 / MrgSort4 rounds in tmpLocal, so the scratch
+// stays marked. (2201: TopKMergeOn2201ScratchIsModelledNotMarked.)
 TEST(ScratchInitcheck, TopKMergeOn2201And2002ReadAfterTheCall) {
-  for (const char* soc : {k910, "Ascend310P1"}) {
+  for (const char* soc : {"Ascend310P1"}) {
     ExpectLoud(soc, "TopK", [](Ops& o) {
       TopkTiling tiling;
       tiling.tmpLocalSize = 0;
@@ -538,6 +538,32 @@ TEST(ScratchInitcheck, TopKMergeOn2201And2002ReadAfterTheCall) {
                   o.b.ReinterpretCast<float>(), o.c.ReinterpretCast<int32_t>(),
                   o.c.ReinterpretCast<bool>(), o.tmp, 8, tiling, info, true);
     });
+  }
+}
+
+// TopK on 2201 runs the kit's sequence on lngrad's instructions (lib/sort/topk_2201.h): the
+// scratch holds what Sort32, MrgSort, DataCopy, ArithProgression and the pattern words leave,
+// so reading it afterwards is clean (TOPK_NORMAL smallest with finish flags, TOPK_NSMALL float
+// and half smallest; the probe reads the sorted structures).
+template <typename T, TopKMode mode>
+void TopK2201Call(Ops& o) {
+  constexpr bool nsmall = mode == TopKMode::TOPK_NSMALL;
+  const int32_t inner = nsmall ? 32 : 64, outter = 2, k = 8;
+  TopkTiling tiling;
+  auto* platform = platform_ascendc::PlatformAscendCManager::GetInstance(k910);
+  ASSERT_TRUE(TopKTilingFunc(*platform, inner, outter, k, sizeof(T), false, mode, false, tiling));
+  const TopKInfo info{outter, inner, inner};
+  TopK<T, false, !nsmall, false, mode>(o.a.ReinterpretCast<T>(), o.d.ReinterpretCast<int32_t>(),
+                                       o.b.ReinterpretCast<T>(), o.c.ReinterpretCast<int32_t>(),
+                                       o.c.ReinterpretCast<bool>(), o.tmp, k, tiling, info, false);
+}
+
+TEST(ScratchInitcheck, TopKMergeOn2201ScratchIsModelledNotMarked) {
+  for (const Call& call : {Call(TopK2201Call<float, TopKMode::TOPK_NORMAL>),
+                           Call(TopK2201Call<half, TopKMode::TOPK_NORMAL>),
+                           Call(TopK2201Call<float, TopKMode::TOPK_NSMALL>),
+                           Call(TopK2201Call<half, TopKMode::TOPK_NSMALL>)}) {
+    ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, call).r);
   }
 }
 

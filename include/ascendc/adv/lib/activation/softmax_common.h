@@ -443,6 +443,31 @@ constexpr uint64_t BasicBlockRows(uint64_t m, uint64_t srcM, uint64_t srcK) {
   return m;
 }
 
+// t re-tiled for [d.m, d.k] in splits of `rows` rows (the kernels' SoftMaxTilingFunc and
+// SoftMaxGradTilingFunc fill): reductions of blk elements a row, rangeM whole splits and tailM
+// rows over the first `cover` rows (none when rows is 0).
+inline AscendC::tiling::SoftMaxTiling SplitTiling(const AscendC::tiling::SoftMaxTiling& t,
+                                                  const Dims& d, uint32_t rows, uint32_t blk,
+                                                  uint32_t cover) {
+  AscendC::tiling::SoftMaxTiling r = t;
+  r.srcM = d.m;
+  r.srcK = d.k;
+  r.srcSize = d.m * d.k;
+  r.outMaxM = d.m;
+  r.outMaxK = blk;
+  r.outMaxSize = d.m * blk;
+  r.reduceM = r.splitM = rows;
+  r.reduceK = blk;
+  r.reduceSize = rows * blk;
+  r.splitK = d.k;
+  r.splitSize = rows * d.k;
+  r.rangeM = rows == 0 ? 0 : cover / rows;
+  r.tailM = rows == 0 ? 0 : cover % rows;
+  r.tailSplitSize = r.tailM * d.k;
+  r.tailReduceSize = r.tailM * blk;
+  return r;
+}
+
 // The tiling the 2201/2002 kernels of SoftMax and SimpleSoftMax run (softmax_base_impl.h
 // SoftMaxImpl, softmax_common_simple.h SimpleSoftMaxBaseImpl): the caller's when made for the
 // shape (srcM and srcK), else the kernel's SoftMaxTilingFunc (softmax_tiling_func.h) with the work
@@ -472,24 +497,7 @@ inline AscendC::tiling::SoftMaxTiling SoftMaxKernelTiling(
                          "and the work buffer (" +
                          std::to_string(w) + " floats) holds no row (SoftMaxTilingFunc asserts)");
   }
-  AscendC::tiling::SoftMaxTiling r = t;
-  const uint32_t rows = static_cast<uint32_t>(m), b = static_cast<uint32_t>(blk);
-  r.srcM = d.m;
-  r.srcK = d.k;
-  r.srcSize = d.m * d.k;
-  r.outMaxM = d.m;
-  r.outMaxK = b;
-  r.outMaxSize = d.m * b;
-  r.reduceM = r.splitM = rows;
-  r.reduceK = b;
-  r.reduceSize = rows * b;
-  r.splitK = d.k;
-  r.splitSize = rows * d.k;
-  r.rangeM = oriM / rows;
-  r.tailM = oriM % rows;
-  r.tailSplitSize = r.tailM * d.k;
-  r.tailReduceSize = r.tailM * b;
-  return r;
+  return SplitTiling(t, d, static_cast<uint32_t>(m), static_cast<uint32_t>(blk), oriM);
 }
 
 // The membase basic-block functions (SoftMaxBasicBlock; SimpleSoftMaxBasicBlock for half data)

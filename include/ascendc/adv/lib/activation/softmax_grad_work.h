@@ -37,24 +37,7 @@ inline AscendC::tiling::SoftMaxTiling GradKernelTiling(const AscendC::tiling::So
                              : workFloats / (d.k + blk * 2 + kLanes);
   if (m < d.m && m > 8) m = m / 8 * 8;
   m = std::min<uint64_t>(m, d.m);
-  AscendC::tiling::SoftMaxTiling r = t;
-  const uint32_t rows = static_cast<uint32_t>(m), b = static_cast<uint32_t>(blk);
-  r.srcM = d.m;
-  r.srcK = d.k;
-  r.srcSize = d.m * d.k;
-  r.outMaxM = d.m;
-  r.outMaxK = b;
-  r.outMaxSize = d.m * b;
-  r.reduceM = r.splitM = rows;
-  r.reduceK = b;
-  r.reduceSize = rows * b;
-  r.splitK = d.k;
-  r.splitSize = rows * d.k;
-  r.rangeM = rows == 0 ? 0 : d.m / rows;
-  r.tailM = rows == 0 ? 0 : d.m % rows;
-  r.tailSplitSize = r.tailM * d.k;
-  r.tailReduceSize = r.tailM * b;
-  return r;
+  return SplitTiling(t, d, static_cast<uint32_t>(m), static_cast<uint32_t>(blk), d.m);
 }
 
 // A float image of the work buffer with the floats the sequence wrote.

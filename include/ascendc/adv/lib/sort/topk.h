@@ -9,6 +9,8 @@
 // included, as the device's Muls does). Indexes: 0 .. inner-1 (isInitIndex false) or
 // srcIndexLocal's (one row for TOPK_NORMAL, outter rows for TOPK_NSMALL). All inner elements
 // enter the sort: the caller pads elements n .. inner-1 with values that lose.
+// Arch 2201 runs that sequence on lngrad's instructions (lib/sort/topk_2201.h: the outputs and
+// the scratch are the kit's sequence's); Run below (a stable sort) is what 2002 still runs.
 // Output layout: TOPK_NORMAL row j's values at j * kAlignTwoBytes (half) or j * kAlignFourBytes
 // (float), its indexes at j * kAlignFourBytes; with isHasfinish and finishLocal[j] true, row j's
 // k indexes are topKInfo.n. TOPK_NSMALL (inner 32) packs rows at j * k, no finish flags.
@@ -245,7 +247,7 @@ void Run(const AscendC::LocalTensor<T>& dstValue, const AscendC::LocalTensor<int
   }
 }
 
-// What the radix select (950) and the 2201/2002 merge sequence leave in tmpLocal is not modelled
+// What the radix select (950) and the 2002 merge sequence leave in tmpLocal is not modelled
 // (Run and RunRadix compute the outputs only): the tiling's tmpLocalSize elements of T (the
 // whole buffer when the tiling gives none) are left unmodelled for initcheck. The 950's merge
 // sort (RunMerge950) runs lngrad's instructions on the scratch, so its bytes are the device's.
@@ -316,6 +318,8 @@ void RunMerge950(const AscendC::LocalTensor<T>& dstValue,
 
 }  // namespace lngrad::aicore::topk_detail
 
+#include "lib/sort/topk_2201.h"
+
 namespace AscendC {
 
 template <typename T, bool isInitIndex = false, bool isHasfinish = false, bool isReuseSrc = false,
@@ -348,6 +352,14 @@ void TopK(const LocalTensor<T>& dstValueLocal, const LocalTensor<int32_t>& dstIn
     td::Check(kNSmall, k, topKInfo, tmpLocal.View().size_bytes,
               uint64_t(std::max(tilling.tmpLocalSize, 0)) * sizeof(T));
     td::RunMerge950<T, isInitIndex, isHasfinish && !kNSmall, kNSmall>(
+        dstValueLocal, dstIndexLocal, srcLocal, srcIndexLocal, finishLocal,
+        tmpLocal.template ReinterpretCast<T>(), k, tilling, topKInfo, largest, loc);
+    return;
+  }
+  if (lngrad::aicore::detail::rep::RunningArch() == lngrad::NpuArch::k2201) {
+    td::Check(kNSmall, k, topKInfo, tmpLocal.View().size_bytes,
+              uint64_t(std::max(tilling.tmpLocalSize, 0)) * sizeof(T));
+    td::RunMerge2201<T, isInitIndex, isHasfinish, kNSmall>(
         dstValueLocal, dstIndexLocal, srcLocal, srcIndexLocal, finishLocal,
         tmpLocal.template ReinterpretCast<T>(), k, tilling, topKInfo, largest, loc);
     return;
