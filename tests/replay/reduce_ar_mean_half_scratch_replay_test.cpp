@@ -108,7 +108,8 @@ TEST(ReduceArMeanHalfScratchReplay, ManyRows) {
 }
 
 // The work rows copy rows 2r: with 2 rows of 200 halves the sequence reads 2 * 208 + 256 halves
-// of src. A src tensor of the 2 rows only: checked mode refuses (the read past the tensor),
+// of src. A src tensor of the 2 rows only: checked mode refuses (rows past 64 halves are a shape
+// the device computes wrongly: reduce_device_defect, before the read past the tensor),
 // unchecked the call reads on into the UB as the device does.
 TEST(ReduceArMeanHalfScratchReplay, ReadPastTheRowsRefusedInCheckedMode) {
   for (bool checked : {true, false}) {
@@ -133,7 +134,7 @@ TEST(ReduceArMeanHalfScratchReplay, ReadPastTheRowsRefusedInCheckedMode) {
     lngrad::aicore::SetCheckedMode(was);
     if (checked) {
       ASSERT_FALSE(st.ok());
-      EXPECT_NE(st.ToString().find("outside the tensor"), std::string::npos) << st.ToString();
+      EXPECT_NE(st.ToString().find("reduce_device_defect"), std::string::npos) << st.ToString();
     } else {
       EXPECT_TRUE(st.ok()) << st.ToString();
     }

@@ -13,10 +13,12 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "kernel_operator.h"
 #include "scratch_ub_harness.h"
+#include "../aicore/checked_mode_scope.h"
 
 namespace lngrad_replay::reduce_scratch {
 
@@ -101,9 +103,36 @@ std::vector<T> Mixed(uint32_t seed, size_t n, bool ties, const float (&specials)
 inline const float kSpecials[10] = {0.0f,   -0.0f,   INFINITY, -INFINITY, NAN,
                                     1e-40f, -1e-40f, 3e-6f,    -6e-8f,    6e4f};
 
+// The AR shapes on 2201 whose result the kit's sequences get wrong (written from the kit's
+// reduce_sum_v220_impl.h, reduce_common_util_v220_impl.h, reduce_any/all and reduce_mean
+// v220 files): lngrad's checked mode refuses them (reduce_device_defect,
+// adv.ReduceApi.ShapesTheDeviceComputesWronglyAreRefusedInCheckedMode), so they are compared
+// unchecked, where lngrad gives the device's numbers.
+template <class T>
+bool KitGetsArWrong(int op, bool reuse, uint32_t first, uint32_t last) {
+  const bool sum = op == kSum || op == kMean;
+  if constexpr (sizeof(T) == 1) {
+    return last > 16 && last < 32;  // no fold below 32 bytes, 16 lanes reduced
+  }
+  if (sum && last <= 8 && first >= 4080) return true;  // BlkReduceForLoop's calls at offset 0
+  if constexpr (sizeof(T) == 2) {
+    return op == kMean && last > 64;  // ReduceSumCommon's float steps on half rows
+  }
+  if (!sum || last <= 64) return false;
+  if (reuse && first > 248) return true;  // group g's work rows 248 * g * 64 floats into src
+  uint32_t split = 1;
+  while (split * 2 <= last) split *= 2;
+  const uint32_t pad = (last + 7) / 8 * 8;
+  const uint32_t p = split == last ? split / 2 : split;
+  const uint32_t tail = split == last ? pad - p : last - split;
+  const uint32_t rows = first < 248 ? first : 248;
+  // The tail adds as repeats with a uint8_t src stride of padLast / 8 blocks.
+  return (tail + 63) / 64 < rows && p / 8 <= 255 && pad / 8 > 255;
+}
+
 // One case on `soc`: `in` as src (its padded rows), dst of dstElems elements, the scratch of
 // tmpBytes; replay(src, dst, scratch) the replay's images (false: the kit's code asserts), then
-// lngrad's call of `op` on the shape, compared.
+// lngrad's call of `op` on the shape (unchecked where KitGetsArWrong), compared.
 template <class T, class Pattern, class Replay>
 void Compare(const char* soc, int op, bool reuse, const uint32_t (&shape)[2], uint32_t tmpBytes,
              bool stack, const std::vector<T>& in, size_t dstElems, const std::string& what,
@@ -115,6 +144,9 @@ void Compare(const char* soc, int op, bool reuse, const uint32_t (&shape)[2], ui
   ASSERT_TRUE(replay(src.data(), dst.data(), want.tmp.data())) << what;
   st::PutValues(want.src, src);
   st::PutValues(want.dst, dst);
+  const bool wrong = std::is_same_v<Pattern, AscendC::Pattern::Reduce::AR> &&
+                     KitGetsArWrong<T>(op, reuse, shape[0], shape[1]);
+  const lngrad::aicore::test::CheckedModeScope mode(lngrad::aicore::CheckedMode() && !wrong);
   const st::UbImages got =
       st::RunOnUb<T>(soc, start, stack,
                      [&](const AscendC::LocalTensor<T>& d, const AscendC::LocalTensor<T>& s,

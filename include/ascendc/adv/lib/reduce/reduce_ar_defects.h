@@ -91,8 +91,7 @@ void CheckArDeviceDefect(Op op, bool reuse, uint32_t first, uint32_t last) {
   RaiseKernelCheck(checks::kReduceDeviceDefect,
                    std::string(Name(op)) + ": srcShape {" + std::to_string(first) + ", " +
                        std::to_string(last) + "} is computed wrongly by the device's AR sequence " +
-                       "on arch 2201: " + why +
-                       " (unchecked mode gives the device's numbers)");
+                       "on arch 2201: " + why + " (unchecked mode gives the device's numbers)");
 }
 
 }  // namespace lngrad::aicore::reduce_detail
