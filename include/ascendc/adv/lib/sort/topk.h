@@ -316,6 +316,9 @@ void RunMerge950(const AscendC::LocalTensor<T>& dstValue,
 
 }  // namespace lngrad::aicore::topk_detail
 
+// Arch 2002's sequence (RunV200); it uses TopKInfo and Check above.
+#include "lib/sort/topk_v200.h"
+
 namespace AscendC {
 
 template <typename T, bool isInitIndex = false, bool isHasfinish = false, bool isReuseSrc = false,
@@ -350,6 +353,12 @@ void TopK(const LocalTensor<T>& dstValueLocal, const LocalTensor<int32_t>& dstIn
     td::RunMerge950<T, isInitIndex, isHasfinish && !kNSmall, kNSmall>(
         dstValueLocal, dstIndexLocal, srcLocal, srcIndexLocal, finishLocal,
         tmpLocal.template ReinterpretCast<T>(), k, tilling, topKInfo, largest, loc);
+    return;
+  }
+  if (lngrad::aicore::detail::rep::RunningArch() == lngrad::NpuArch::k2002) {
+    td::RunV200<T, isInitIndex, isHasfinish, kNSmall>(dstValueLocal, dstIndexLocal, srcLocal,
+                                                      srcIndexLocal, finishLocal, tmpLocal, k,
+                                                      tilling, topKInfo, largest, loc);
     return;
   }
   lngrad::aicore::topk_detail::Run<T, isInitIndex, isHasfinish, topkMode == TopKMode::TOPK_NSMALL>(
