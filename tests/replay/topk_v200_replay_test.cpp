@@ -239,4 +239,65 @@ TEST(TopKReplay2002, NSmall) {
   NSmall<half>(false, 1000);
 }
 
+
+
+// The sequence under every sanitizer tool, the scratch not written before the call: the
+// instructions ordered as the kit orders them on one pipe.
+std::string Findings(bool nsmall, bool halves) {
+  using namespace lngrad::aicore;
+  LaunchOptions o;
+  o.sanitize = san::kAllTools;
+  o.soc = k310P;
+  const int32_t inner = nsmall ? 32 : 96, outter = 3, k = 5;
+  const uint32_t es = halves ? 2 : 4;
+  TopkTiling tiling;
+  auto* platform = platform_ascendc::PlatformAscendCManager::GetInstance(k310P);
+  const TopKMode mode = nsmall ? TopKMode::TOPK_NSMALL : TopKMode::TOPK_NORMAL;
+  EXPECT_TRUE(TopKTilingFunc(*platform, inner, outter, k, es, false, mode, false, tiling));
+  std::vector<BlockFailure> failures;
+  (void)detail::RunBlocks(
+      "kernel", 1,
+      [&] {
+        TPipe pipe;
+        TBuf<> s, d, i, t, f;
+        pipe.InitBuffer(s, 4096);
+        pipe.InitBuffer(d, 1024);
+        pipe.InitBuffer(i, 1024);
+        pipe.InitBuffer(t, 16384);
+        pipe.InitBuffer(f, 32);
+        Duplicate(s.Get<float>(), 2.0f, 1024);
+        Duplicate(d.Get<float>(), 0.0f, 256);
+        Duplicate(f.Get<int16_t>(), int16_t{0}, 16);
+        PipeBarrier<PIPE_V>();
+        const TopKInfo info{outter, inner, inner};
+        LocalTensor<uint8_t> tmp = t.Get<uint8_t>(tiling.tmpLocalSize * es);
+        const auto run = [&](auto zero) {
+          using T = decltype(zero);
+          if (nsmall) {
+            TopK<T, false, false, false, TopKMode::TOPK_NSMALL>(
+                d.Get<T>(), i.Get<int32_t>(), s.Get<T>(), i.Get<int32_t>(), f.Get<bool>(), tmp, k,
+                tiling, info, false);
+          } else {
+            TopK<T, false, true>(d.Get<T>(), i.Get<int32_t>(), s.Get<T>(), i.Get<int32_t>(),
+                                 f.Get<bool>(), tmp, k, tiling, info, false);
+          }
+        };
+        if (halves) {
+          run(half{});
+        } else {
+          run(0.0f);
+        }
+      },
+      o, &failures);
+  std::string r;
+  for (const BlockFailure& b : failures) r += "[" + b.check + "] " + b.message + "\n";
+  return r;
+}
+
+TEST(TopKReplay2002, UnderTheSanitizer) {
+  for (bool halves : {false, true}) {
+    EXPECT_EQ(Findings(false, halves), "");
+    EXPECT_EQ(Findings(true, halves), "");
+  }
+}
 }  // namespace
