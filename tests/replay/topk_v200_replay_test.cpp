@@ -15,6 +15,7 @@
 #include <functional>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../aicore/sanitizer_off.h"
@@ -300,4 +301,44 @@ TEST(TopKReplay2002, UnderTheSanitizer) {
     EXPECT_EQ(Findings(true, halves), "");
   }
 }
+// What 2002's sequence gives that 2201's stable sort does not, value by value: the largest of a
+// row of -1s and one -0 comes out +0 (Adds(x, 0)), and its srcIndexLocal index 2^24 + 1, carried
+// as float in the proposals, comes back 2^24; on Ascend910B1 the -0 and the index stay.
+std::pair<uint32_t, int32_t> LargestOfNegatives(const char* soc) {
+  TopkTiling tiling;
+  auto* platform = platform_ascendc::PlatformAscendCManager::GetInstance(soc);
+  EXPECT_TRUE(TopKTilingFunc(*platform, 32, 1, 1, 4, true, TopKMode::TOPK_NORMAL, true, tiling));
+  uint32_t value = 0;
+  int32_t index = 0;
+  lngrad::aicore::LaunchOptions o;
+  o.soc = soc;
+  const lngrad::Status s = lngrad::aicore::Launch(
+      1,
+      [&] {
+        TPipe pipe;
+        TBuf<> b[5];
+        for (TBuf<>& t : b) pipe.InitBuffer(t, 8192);
+        const LocalTensor<float> src = b[0].Get<float>();
+        const LocalTensor<int32_t> ids = b[1].Get<int32_t>();
+        for (int i = 0; i < 32; ++i) {
+          src.SetValue(i, i == 3 ? -0.0f : -1.0f);
+          ids.SetValue(i, i == 3 ? 16777217 : i);
+        }
+        const TopKInfo info{1, 32, 32};
+        TopK<float, true>(b[2].Get<float>(), b[3].Get<int32_t>(), src, ids, b[4].Get<bool>(),
+                          b[4].Get<uint8_t>(), 1, tiling, info, true);
+        const float v = b[2].Get<float>().GetValue(0);
+        std::memcpy(&value, &v, 4);
+        index = b[3].Get<int32_t>().GetValue(0);
+      },
+      o);
+  EXPECT_TRUE(s.ok()) << s.ToString();
+  return {value, index};
+}
+
+TEST(TopKReplay2002, ZeroAndIndexComeBackAsTheProposalsCarryThem) {
+  EXPECT_EQ(LargestOfNegatives(k310P), std::make_pair(0x00000000u, 16777216));
+  EXPECT_EQ(LargestOfNegatives("Ascend910B1"), std::make_pair(0x80000000u, 16777217));
+}
+
 }  // namespace
