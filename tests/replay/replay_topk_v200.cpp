@@ -80,7 +80,7 @@ struct Seq {
   const Call& c;
   const Tiling& t;
   Img tmp{io.tmp}, src{io.src}, idx{io.idx}, dv{io.dv}, di{io.di};
-  uint64_t E = c.half ? 2 : 4;  // bytes of T
+  uint64_t E = c.half ? 2 : 4;        // bytes of T
   uint64_t P = 8 * (c.half ? 2 : 4);  // bytes of a proposal
 
   float Score(uint64_t prop) const { return Val(tmp, prop + 4 * E, c.half); }
@@ -113,8 +113,8 @@ struct Seq {
         order[at] = i;
       }
       for (uint32_t i = 0; i < 16; ++i) {
-        std::memcpy(out.data() + (r * 16 + i) * P,
-                    io.tmp.data() + srcAt + (r * 16 + order[i]) * P, P);
+        std::memcpy(out.data() + (r * 16 + i) * P, io.tmp.data() + srcAt + (r * 16 + order[i]) * P,
+                    P);
       }
     }
     std::memcpy(io.tmp.data() + dst, out.data(), out.size());
@@ -133,8 +133,7 @@ struct Seq {
         for (uint32_t i = 0; i < q; ++i) {
           if (pos[i] >= len[i]) continue;
           const uint64_t head = at[i] + r * total * P + pos[i] * P;
-          if (best < 0 ||
-              Score(head) > Score(at[best] + r * total * P + pos[best] * P)) {
+          if (best < 0 || Score(head) > Score(at[best] + r * total * P + pos[best] * P)) {
             best = static_cast<int>(i);
           }
         }
@@ -160,7 +159,8 @@ struct Seq {
       tmp.PutF32(b + i * 4, static_cast<float>(v));
     }
     if (c.half) {
-      for (uint64_t i = 0; i < count; ++i) tmp.PutU16(b + i * 2, FloatToHalf(tmp.F32(b + i * 4)).bits);
+      for (uint64_t i = 0; i < count; ++i)
+        tmp.PutU16(b + i * 2, FloatToHalf(tmp.F32(b + i * 4)).bits);
     }
   }
 
@@ -173,14 +173,16 @@ struct Seq {
 void Seq::Normal() {
   const uint64_t inner = static_cast<uint64_t>(c.inner), B = uint64_t(t.innerDataSize) * E;
   if (!c.initIndex) {
-    for (uint64_t i = 0; i < inner; ++i) tmp.PutI32(uint64_t(t.srcIndexOffset) * E + 4 * i, int32_t(i));
+    for (uint64_t i = 0; i < inner; ++i)
+      tmp.PutI32(uint64_t(t.srcIndexOffset) * E + 4 * i, int32_t(i));
   }
   IdxToT(inner, static_cast<uint64_t>(t.srcIndexOffset));
   for (int32_t j = 0; j < c.outter; ++j) {
     const uint64_t off = uint64_t(j) * inner * E;
     // TmpLocalSort16
     if (!c.largest) {
-      for (uint64_t i = 0; i < inner; ++i) PutVal(tmp, B + i * E, Val(src, off + i * E, c.half) * -1.0f, c.half);
+      for (uint64_t i = 0; i < inner; ++i)
+        PutVal(tmp, B + i * E, Val(src, off + i * E, c.half) * -1.0f, c.half);
       Concat(0, io.tmp, B, uint64_t(t.sortRepeat) * 16, 4);
     } else {
       Concat(0, io.src, off, uint64_t(t.sortRepeat) * 16, 4);
@@ -229,12 +231,14 @@ void Seq::Normal() {
     const uint64_t kk = static_cast<uint64_t>(c.k), four = uint64_t(j) * t.kAlignFourBytes;
     Extract(work, sorted, uint64_t(t.sortRepeat) * 16, 4);
     const uint64_t vOff = c.half ? uint64_t(j) * t.kAlignTwoBytes : four;
-    for (uint64_t i = 0; i < kk; ++i) PutVal(dv, (vOff + i) * E, Val(tmp, work + i * E, c.half) + 0.0f, c.half);
+    for (uint64_t i = 0; i < kk; ++i)
+      PutVal(dv, (vOff + i) * E, Val(tmp, work + i * E, c.half) + 0.0f, c.half);
     Extract(work, sorted, uint64_t(t.sortRepeat) * 16, 0);
     uint64_t at = work;
     if (c.half) {
       at = work + inner * E;
-      for (uint64_t i = 0; i < inner; ++i) tmp.PutF32(at + 4 * i, HalfToFloat(Half{tmp.U16(work + 2 * i)}));
+      for (uint64_t i = 0; i < inner; ++i)
+        tmp.PutF32(at + 4 * i, HalfToFloat(Half{tmp.U16(work + 2 * i)}));
     }
     for (uint64_t i = 0; i < inner; ++i) tmp.PutI32(at + 4 * i, CastRound(tmp.F32(at + 4 * i)));
     for (uint64_t i = 0; i < kk; ++i) di.PutI32((four + i) * 4, tmp.I32(at + 4 * i));
@@ -251,7 +255,8 @@ void Seq::GatherNormal(Img& dst, uint64_t srcAt, uint64_t lanes, uint64_t es, ui
   for (int32_t r = 0; r < c.outter; ++r) {
     for (uint64_t p = 0; p < lanes; ++p) {
       if (((io.tmp[pattern + p / 8] >> (p % 8)) & 1u) == 0) continue;
-      std::memmove(dst.b.data() + kept * es, io.tmp.data() + srcAt + uint64_t(r) * repStrideBytes + p * es, es);
+      std::memmove(dst.b.data() + kept * es,
+                   io.tmp.data() + srcAt + uint64_t(r) * repStrideBytes + p * es, es);
       ++kept;
     }
   }
@@ -265,11 +270,13 @@ void Seq::NSmall() {
   if (!c.initIndex) {
     for (int32_t i = 0; i < c.inner; ++i) tmp.PutI32(IS + 4 * uint64_t(i), i);
     for (int32_t r = 1; r < c.outter; ++r) {  // CopyData: Adds 0, row 0 to each row
-      for (int32_t i = 0; i < c.inner; ++i) tmp.PutI32(IS + 4 * uint64_t(r * c.inner + i), tmp.I32(IS + 4 * uint64_t(i)));
+      for (int32_t i = 0; i < c.inner; ++i)
+        tmp.PutI32(IS + 4 * uint64_t(r * c.inner + i), tmp.I32(IS + 4 * uint64_t(i)));
     }
   }
   if (!c.largest) {
-    for (uint64_t i = 0; i < all; ++i) PutVal(tmp, B + i * E, Val(src, i * E, c.half) * -1.0f, c.half);
+    for (uint64_t i = 0; i < all; ++i)
+      PutVal(tmp, B + i * E, Val(src, i * E, c.half) * -1.0f, c.half);
   }
   IdxToT(all, static_cast<uint64_t>(t.topkNSmallSrcIndexOffset));
   const uint64_t props = uint64_t(t.sortRepeat) * 16;
@@ -294,7 +301,8 @@ void Seq::NSmall() {
   Extract(IS, 0, props, 0);
   // CastIdxToInt
   if (c.half) {
-    for (uint64_t i = 0; i < all; ++i) tmp.PutF32(SI + 4 * i, HalfToFloat(Half{tmp.U16(IS + 2 * i)}));
+    for (uint64_t i = 0; i < all; ++i)
+      tmp.PutF32(SI + 4 * i, HalfToFloat(Half{tmp.U16(IS + 2 * i)}));
   }
   for (uint64_t i = 0; i < all; ++i) tmp.PutI32(SI + 4 * i, CastRound(tmp.F32(SI + 4 * i)));
   if (!c.half) {

@@ -120,8 +120,8 @@ void Check(const Case& cs, bool largest, uint32_t seed, bool stack = false) {
                << " init " << init << " finish " << finish << " stack " << stack);
   TopkTiling tiling;
   auto* platform = platform_ascendc::PlatformAscendCManager::GetInstance(k310P);
-  ASSERT_TRUE(TopKTilingFunc(*platform, cs.inner, cs.outter, cs.k, sizeof(T), init, mode, largest,
-                             tiling));
+  ASSERT_TRUE(
+      TopKTilingFunc(*platform, cs.inner, cs.outter, cs.k, sizeof(T), init, mode, largest, tiling));
   const uint32_t tmpBytes = static_cast<uint32_t>(tiling.tmpLocalSize) * sizeof(T);
   ASSERT_LE(tmpBytes, kTmp);
   rp::Io want;
@@ -144,7 +144,8 @@ void Check(const Case& cs, bool largest, uint32_t seed, bool stack = false) {
         std::vector<uint8_t>* io[6] = {&got.src, &got.idx, &got.tmp, &got.dv, &got.di, &got.fin};
         for (int i = 0; i < 6; ++i) {
           pipe.InitBuffer(b[i], sizes[i]);
-          if (!(stack && i == 2)) std::memcpy(b[i].Get<uint8_t>().HostPtr(), io[i]->data(), sizes[i]);
+          if (!(stack && i == 2))
+            std::memcpy(b[i].Get<uint8_t>().HostPtr(), io[i]->data(), sizes[i]);
         }
         const TopKInfo info{cs.outter, cs.inner, cs.n};
         if (stack) {
@@ -155,10 +156,9 @@ void Check(const Case& cs, bool largest, uint32_t seed, bool stack = false) {
                                              info, largest);
           std::memcpy(got.tmp.data(), st.HostPtr(), tmpBytes);
         } else {
-          TopK<T, init, finish, reuse, mode>(b[3].Get<T>(), b[4].Get<int32_t>(), b[0].Get<T>(),
-                                             b[1].Get<int32_t>(), b[5].Get<bool>(),
-                                             b[2].Get<uint8_t>(tmpBytes), cs.k, tiling, info,
-                                             largest);
+          TopK<T, init, finish, reuse, mode>(
+              b[3].Get<T>(), b[4].Get<int32_t>(), b[0].Get<T>(), b[1].Get<int32_t>(),
+              b[5].Get<bool>(), b[2].Get<uint8_t>(tmpBytes), cs.k, tiling, info, largest);
         }
         for (int i = 0; i < 6; ++i) {
           if (stack && i == 2) continue;
@@ -239,8 +239,6 @@ TEST(TopKReplay2002, NSmall) {
   NSmall<half>(true, 900);
   NSmall<half>(false, 1000);
 }
-
-
 
 // The sequence under every sanitizer tool, the scratch not written before the call: the
 // instructions ordered as the kit orders them on one pipe.

@@ -546,8 +546,8 @@ TEST(ScratchInitcheck, TopKOn2002IsModelledNotMarked) {
     const TopKInfo info{2, nsmall ? 32 : 64, nsmall ? 32 : 60};
     for (const uint32_t bytes : {2u, 4u}) {
       TopkTiling tiling;
-      ASSERT_TRUE(TopKTilingFunc(*platform, info.inner, info.outter, 8, bytes, false, mode, true,
-                                 tiling));
+      ASSERT_TRUE(
+          TopKTilingFunc(*platform, info.inner, info.outter, 8, bytes, false, mode, true, tiling));
       const Call call = [&](Ops& o) {
         if (bytes == 2 && nsmall) {
           TopK<half, false, false, false, TopKMode::TOPK_NSMALL>(

@@ -291,9 +291,10 @@ void RunNSmall200(const AscendC::LocalTensor<T>& dstValue,
 template <typename T, bool isInitIndex, bool isHasfinish, bool nsmall>
 void RunV200(const AscendC::LocalTensor<T>& dstValue, const AscendC::LocalTensor<int32_t>& dstIndex,
              const AscendC::LocalTensor<T>& src, const AscendC::LocalTensor<int32_t>& srcIndex,
-             const AscendC::LocalTensor<bool>& finish, const AscendC::LocalTensor<uint8_t>& tmpLocal,
-             int32_t k, const AscendC::tiling::TopkTiling& t, const AscendC::TopKInfo& info,
-             bool isLargest, SrcLoc loc) {
+             const AscendC::LocalTensor<bool>& finish,
+             const AscendC::LocalTensor<uint8_t>& tmpLocal, int32_t k,
+             const AscendC::tiling::TopkTiling& t, const AscendC::TopKInfo& info, bool isLargest,
+             SrcLoc loc) {
   Check(nsmall, k, info, tmpLocal.View().size_bytes,
         uint64_t(std::max(t.tmpLocalSize, 0)) * sizeof(T), sizeof(T) == 2 && !isInitIndex);
   const AscendC::LocalTensor<T> tmp = tmpLocal.template ReinterpretCast<T>();
