@@ -339,4 +339,37 @@ TEST(TopKReplay2002, ZeroAndIndexComeBackAsTheProposalsCarryThem) {
   EXPECT_EQ(LargestOfNegatives("Ascend910B1"), std::make_pair(0x80000000u, 16777217));
 }
 
+// Checked mode refuses what the kit's kernel check asserts: finish flags in TOPK_NSMALL.
+TEST(TopKReplay2002, CheckedModeRefusesFinishFlagsInNSmall) {
+  TopkTiling tiling;
+  auto* platform = platform_ascendc::PlatformAscendCManager::GetInstance(k310P);
+  ASSERT_TRUE(TopKTilingFunc(*platform, 32, 2, 4, 4, false, TopKMode::TOPK_NSMALL, true, tiling));
+  const bool was = lngrad::aicore::CheckedMode();
+  lngrad::aicore::SetCheckedMode(true);
+  std::string check;
+  lngrad::aicore::LaunchOptions o;
+  o.soc = k310P;
+  (void)lngrad::aicore::Launch(
+      1,
+      [&] {
+        TPipe pipe;
+        TBuf<> b[5];
+        for (TBuf<>& t : b) pipe.InitBuffer(t, 8192);
+        const TopKInfo info{2, 32, 32};
+        try {
+          TopK<float, false, true, false, TopKMode::TOPK_NSMALL>(
+              b[2].Get<float>(), b[3].Get<int32_t>(), b[0].Get<float>(), b[1].Get<int32_t>(),
+              b[4].Get<bool>(), b[4].Get<uint8_t>(), 4, tiling, info, true);
+        } catch (const lngrad::aicore::KernelCheckError& e) {
+          lngrad::aicore::DismissKernelCheck(e);
+          check = e.check() + ": " + e.message();
+        }
+      },
+      o);
+  lngrad::aicore::SetCheckedMode(was);
+  EXPECT_NE(check.find("topk_params: TopK: isHasfinish must be false in TOPK_NSMALL"),
+            std::string::npos)
+      << check;
+}
+
 }  // namespace

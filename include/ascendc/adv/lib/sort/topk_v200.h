@@ -295,6 +295,11 @@ void RunV200(const AscendC::LocalTensor<T>& dstValue, const AscendC::LocalTensor
              const AscendC::LocalTensor<uint8_t>& tmpLocal, int32_t k,
              const AscendC::tiling::TopkTiling& t, const AscendC::TopKInfo& info, bool isLargest,
              SrcLoc loc) {
+  // The kit's kernel check (topk_check_common.h VerifyingParametersSmall) asserts isHasfinish
+  // false in TOPK_NSMALL, whose sequence has no finish flags.
+  if (nsmall && isHasfinish && CheckedMode()) {
+    RaiseKernelCheck(checks::kTopKParams, "TopK: isHasfinish must be false in TOPK_NSMALL");
+  }
   Check(nsmall, k, info, tmpLocal.View().size_bytes,
         uint64_t(std::max(t.tmpLocalSize, 0)) * sizeof(T), sizeof(T) == 2 && !isInitIndex);
   const AscendC::LocalTensor<T> tmp = tmpLocal.template ReinterpretCast<T>();
