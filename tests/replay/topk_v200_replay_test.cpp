@@ -1,12 +1,15 @@
 // lngrad's TopK on arch 2002 (Ascend310P1) against the replay of the kit's topk_v200_impl.h
 // (replay_topk_v200.h): the whole dstValue, dstIndex, src, srcIndex and tmpLocal buffers after the
-// call (scores and the scratch's T elements with NaN equal to any NaN, everything else bit for
-// bit), TOPK_NORMAL and TOPK_NSMALL, half and float, largest and smallest, isInitIndex,
-// isHasfinish and isReuseSource, k from 1 to inner, rows that are not a multiple of the four-way
-// merge (two-way tails), n below inner, NSMALL with n <= 16 (no merge), on rows with ties, +0
-// and -0, infinities, subnormals and NaNs of both signs, and srcIndexLocal values half or float
-// cannot hold (rounded, or past half's range). The scratch starts as random bytes, so the
-// proposals' unused elements (stale bytes the kit's RpSort16 and MrgSort4 carry) are compared too.
+// call (dstValue's and the scratch's T elements with NaN equal to any NaN: the Muls(-1) of the
+// row for !isLargest and over dstValue's maskOffset, its random padding included, give some NaNs
+// other signs in lngrad than in the replay's float product, which the pages do not settle; for
+// isLargest the whole scratch bit for bit; everything else bit for bit), TOPK_NORMAL and
+// TOPK_NSMALL, half and float, largest and smallest, isInitIndex, isHasfinish and isReuseSource, k
+// from 1 to inner, rows that are not a multiple of the four-way merge (two-way tails), n below
+// inner, NSMALL with n <= 16 (no merge), on rows with ties, +0 and -0, infinities, subnormals and
+// NaNs of both signs, and srcIndexLocal values half or float cannot hold (rounded, or past half's
+// range). The scratch starts as random bytes, so the proposals' unused elements (stale bytes the
+// kit's RpSort16 and MrgSort4 carry) are compared too.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -194,6 +197,9 @@ void Check(const Case& cs, bool largest, uint32_t seed, bool stack = false) {
   EXPECT_EQ(got.idx == want.idx, true) << "srcIndex";
   if (stack) want.tmp.resize(tmpBytes), got.tmp.resize(tmpBytes);
   EXPECT_EQ(Diff<T>(got.tmp, want.tmp, "the scratch"), "");
+  if (largest) {
+    EXPECT_EQ(got.tmp == want.tmp, true) << "the scratch, no Muls: bit for bit";
+  }
 }
 
 template <typename T>
