@@ -23,6 +23,7 @@
 // each). No finish flags in TOPK_NSMALL (the kit ignores them).
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
