@@ -378,4 +378,36 @@ TEST(TopKReplay2002, CheckedModeRefusesFinishFlagsInNSmall) {
       << check;
 }
 
+// And the operand sizes it asserts: TOPK_NORMAL's dstValue must hold k rounded up to 32 bytes
+// per row (here 9 floats -> 16, times 2 rows), though the sequence stores only k of each row.
+TEST(TopKReplay2002, CheckedModeRefusesADstValueShorterThanThePaddedRows) {
+  TopkTiling tiling;
+  auto* platform = platform_ascendc::PlatformAscendCManager::GetInstance(k310P);
+  ASSERT_TRUE(TopKTilingFunc(*platform, 32, 2, 9, 4, false, TopKMode::TOPK_NORMAL, true, tiling));
+  const bool was = lngrad::aicore::CheckedMode();
+  lngrad::aicore::SetCheckedMode(true);
+  std::string check;
+  lngrad::aicore::LaunchOptions o;
+  o.soc = k310P;
+  (void)lngrad::aicore::Launch(
+      1,
+      [&] {
+        TPipe pipe;
+        TBuf<> b[5];
+        for (TBuf<>& t : b) pipe.InitBuffer(t, 8192);
+        const TopKInfo info{2, 32, 32};
+        try {
+          TopK<float>(b[2].Get<float>(25), b[3].Get<int32_t>(), b[0].Get<float>(),
+                      b[1].Get<int32_t>(), b[4].Get<bool>(), b[4].Get<uint8_t>(), 9, tiling, info,
+                      true);
+        } catch (const lngrad::aicore::KernelCheckError& e) {
+          lngrad::aicore::DismissKernelCheck(e);
+          check = e.check() + ": " + e.message();
+        }
+      },
+      o);
+  lngrad::aicore::SetCheckedMode(was);
+  EXPECT_NE(check.find("TopK dstValueLocal"), std::string::npos) << check;
+}
+
 }  // namespace
