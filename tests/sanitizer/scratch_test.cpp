@@ -525,22 +525,6 @@ TEST(ScratchInitcheck, TopKRadixSelectReadAfterTheCall) {
   });
 }
 
-// TopK's merge sequence on 2002 (topk_v200_impl.h): lngrad computes the outputs by a stable
-// sort, not the kit's ProposalConcat / RpSort16 / MrgSort4 rounds in tmpLocal, so the scratch
-// stays marked. (2201: TopKMergeOn2201ScratchIsModelledNotMarked.)
-TEST(ScratchInitcheck, TopKMergeOn2201And2002ReadAfterTheCall) {
-  for (const char* soc : {"Ascend310P1"}) {
-    ExpectLoud(soc, "TopK", [](Ops& o) {
-      TopkTiling tiling;
-      tiling.tmpLocalSize = 0;
-      const TopKInfo info{2, 64, 64};
-      TopK<float>(o.a.ReinterpretCast<float>(), o.d.ReinterpretCast<int32_t>(),
-                  o.b.ReinterpretCast<float>(), o.c.ReinterpretCast<int32_t>(),
-                  o.c.ReinterpretCast<bool>(), o.tmp, 8, tiling, info, true);
-    });
-  }
-}
-
 // TopK on 2201 runs the kit's sequence on lngrad's instructions (lib/sort/topk_2201.h): the
 // scratch holds what Sort32, MrgSort, DataCopy, ArithProgression and the pattern words leave,
 // so reading it afterwards is clean (TOPK_NORMAL smallest with finish flags, TOPK_NSMALL float
@@ -564,6 +548,43 @@ TEST(ScratchInitcheck, TopKMergeOn2201ScratchIsModelledNotMarked) {
                            Call(TopK2201Call<float, TopKMode::TOPK_NSMALL>),
                            Call(TopK2201Call<half, TopKMode::TOPK_NSMALL>)}) {
     ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, call).r);
+  }
+}
+
+// TopK on 2002 (topk_v200_impl.h, lib/sort/topk_v200.h) runs the kit's sequence on lngrad's
+// instructions in tmpLocal: reading the scratch afterwards is clean, both modes, both types.
+TEST(ScratchInitcheck, TopKOn2002IsModelledNotMarked) {
+  auto* platform = platform_ascendc::PlatformAscendCManager::GetInstance("Ascend310P1");
+  for (const TopKMode mode : {TopKMode::TOPK_NORMAL, TopKMode::TOPK_NSMALL}) {
+    const bool nsmall = mode == TopKMode::TOPK_NSMALL;
+    const TopKInfo info{2, nsmall ? 32 : 64, nsmall ? 32 : 60};
+    for (const uint32_t bytes : {2u, 4u}) {
+      TopkTiling tiling;
+      ASSERT_TRUE(
+          TopKTilingFunc(*platform, info.inner, info.outter, 8, bytes, false, mode, true, tiling));
+      const Call call = [&](Ops& o) {
+        if (bytes == 2 && nsmall) {
+          TopK<half, false, false, false, TopKMode::TOPK_NSMALL>(
+              o.a.ReinterpretCast<half>(), o.d.ReinterpretCast<int32_t>(),
+              o.b.ReinterpretCast<half>(), o.c.ReinterpretCast<int32_t>(),
+              o.c.ReinterpretCast<bool>(), o.tmp, 8, tiling, info, true);
+        } else if (bytes == 2) {
+          TopK<half>(o.a.ReinterpretCast<half>(), o.d.ReinterpretCast<int32_t>(),
+                     o.b.ReinterpretCast<half>(), o.c.ReinterpretCast<int32_t>(),
+                     o.c.ReinterpretCast<bool>(), o.tmp, 8, tiling, info, true);
+        } else if (nsmall) {
+          TopK<float, false, false, false, TopKMode::TOPK_NSMALL>(
+              o.a.ReinterpretCast<float>(), o.d.ReinterpretCast<int32_t>(),
+              o.b.ReinterpretCast<float>(), o.c.ReinterpretCast<int32_t>(),
+              o.c.ReinterpretCast<bool>(), o.tmp, 8, tiling, info, true);
+        } else {
+          TopK<float>(o.a.ReinterpretCast<float>(), o.d.ReinterpretCast<int32_t>(),
+                      o.b.ReinterpretCast<float>(), o.c.ReinterpretCast<int32_t>(),
+                      o.c.ReinterpretCast<bool>(), o.tmp, 8, tiling, info, true);
+        }
+      };
+      ExpectClean(RunScratch("Ascend310P1", san::kAllTools, Then::kRead, call).r);
+    }
   }
 }
 

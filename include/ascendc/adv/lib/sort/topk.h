@@ -10,7 +10,8 @@
 // srcIndexLocal's (one row for TOPK_NORMAL, outter rows for TOPK_NSMALL). All inner elements
 // enter the sort: the caller pads elements n .. inner-1 with values that lose.
 // Arch 2201 runs that sequence on lngrad's instructions (lib/sort/topk_2201.h: the outputs and
-// the scratch are the kit's sequence's); Run below (a stable sort) is what 2002 still runs.
+// the scratch are the kit's sequence's), arch 2002 topk_v200_impl.h's proposal sequence
+// (lib/sort/topk_v200.h); Run below (a stable sort) is what any other product runs.
 // Output layout: TOPK_NORMAL row j's values at j * kAlignTwoBytes (half) or j * kAlignFourBytes
 // (float), its indexes at j * kAlignFourBytes; with isHasfinish and finishLocal[j] true, row j's
 // k indexes are topKInfo.n. TOPK_NSMALL (inner 32) packs rows at j * k, no finish flags.
@@ -247,10 +248,11 @@ void Run(const AscendC::LocalTensor<T>& dstValue, const AscendC::LocalTensor<int
   }
 }
 
-// What the radix select (950) and the 2002 merge sequence leave in tmpLocal is not modelled
-// (Run and RunRadix compute the outputs only): the tiling's tmpLocalSize elements of T (the
-// whole buffer when the tiling gives none) are left unmodelled for initcheck. The 950's merge
-// sort (RunMerge950) runs lngrad's instructions on the scratch, so its bytes are the device's.
+// What the radix select (950) and Run leave in tmpLocal is not modelled (they compute the
+// outputs only): the tiling's tmpLocalSize elements of T (the whole buffer when the tiling gives
+// none) are left unmodelled for initcheck. The 950's merge sort (RunMerge950), 2201's
+// (RunMerge2201) and 2002's (RunV200) run lngrad's instructions on the scratch, so its bytes are
+// the device's.
 template <typename T>
 void LeaveTopKScratch(const AscendC::LocalTensor<uint8_t>& tmp,
                       const AscendC::tiling::TopkTiling& tiling, SrcLoc loc) {
@@ -319,6 +321,8 @@ void RunMerge950(const AscendC::LocalTensor<T>& dstValue,
 }  // namespace lngrad::aicore::topk_detail
 
 #include "lib/sort/topk_2201.h"
+// Arch 2002's sequence (RunV200); it uses TopKInfo and Check above.
+#include "lib/sort/topk_v200.h"
 
 namespace AscendC {
 
@@ -362,6 +366,12 @@ void TopK(const LocalTensor<T>& dstValueLocal, const LocalTensor<int32_t>& dstIn
     td::RunMerge2201<T, isInitIndex, isHasfinish, kNSmall>(
         dstValueLocal, dstIndexLocal, srcLocal, srcIndexLocal, finishLocal,
         tmpLocal.template ReinterpretCast<T>(), k, tilling, topKInfo, largest, loc);
+    return;
+  }
+  if (lngrad::aicore::detail::rep::RunningArch() == lngrad::NpuArch::k2002) {
+    td::RunV200<T, isInitIndex, isHasfinish, kNSmall>(dstValueLocal, dstIndexLocal, srcLocal,
+                                                      srcIndexLocal, finishLocal, tmpLocal, k,
+                                                      tilling, topKInfo, largest, loc);
     return;
   }
   lngrad::aicore::topk_detail::Run<T, isInitIndex, isHasfinish, topkMode == TopKMode::TOPK_NSMALL>(
