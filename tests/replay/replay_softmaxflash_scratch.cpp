@@ -286,8 +286,8 @@ template bool ReplaySoftmaxFlashUpdate<float, float>(const SmxTiling&, uint32_t,
                                                      const SflIo<float, float>&,
                                                      std::vector<uint8_t>&, bool);
 template bool ReplaySoftmaxFlashUpdate<Half, Half>(const SmxTiling&, uint32_t,
-                                                   const SflIo<Half, Half>&,
-                                                   std::vector<uint8_t>&, bool);
+                                                   const SflIo<Half, Half>&, std::vector<uint8_t>&,
+                                                   bool);
 template bool ReplaySoftmaxFlashUpdate<Half, float>(const SmxTiling&, uint32_t,
                                                     const SflIo<Half, float>&,
                                                     std::vector<uint8_t>&, bool);

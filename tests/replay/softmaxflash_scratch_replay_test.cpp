@@ -6,9 +6,10 @@
 // 40 sentinels past it, expSum, max and expMax, the sources unchanged. Without update (2201) the
 // kit runs SoftMax's SoftMaxNDImpl: lngrad against sm1's SoftMax work replay
 // (replay_softmax_scratch.h) over the kernel's tiling. Sources with NaN (at column 0 too), rows of
-// signed zeros, infinities and subnormals (NaN only with update); inMax different per lane, with NaN and -inf lanes.
-// Both overloads; scratch sizes: the minimum, three times it plus 12 bytes (shared only), the
-// maximum (capped); the host tiling and a tiling for another shape (the kernel's re-tile).
+// signed zeros, infinities and subnormals (NaN only with update); inMax different per lane, with
+// NaN and -inf lanes. Both overloads; scratch sizes: the minimum, three times it plus 12 bytes
+// (shared only), the maximum (capped); the host tiling and a tiling for another shape (the kernel's
+// re-tile).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -72,15 +73,20 @@ std::vector<float> Source(uint32_t seed, const Shape& s) {
     float* row = v.data() + uint64_t{r} * s.k;
     for (uint32_t c = 0; c < s.k; ++c) row[c] = d(gen);
     switch (r % 6) {
-      case 1: row[0] = NAN; break;
+      case 1:
+        row[0] = NAN;
+        break;
       case 2:
         for (uint32_t c = 0; c < s.k; ++c) row[c] = c % 3 == 0 ? -0.0f : 0.0f;
         break;
       case 3:
         for (uint32_t i = 0; i < 3; ++i) row[gen() % s.oriK] = specials[gen() % 7];
         break;
-      case 4: row[s.oriK - 1 - gen() % (s.oriK < 5 ? s.oriK : 5)] = NAN; break;
-      default: break;
+      case 4:
+        row[s.oriK - 1 - gen() % (s.oriK < 5 ? s.oriK : 5)] = NAN;
+        break;
+      default:
+        break;
     }
   }
   return v;
@@ -251,8 +257,8 @@ template <class T, class S>
 void ReplayNoUpdate(const SmxTiling& kt, const Shape& s, Io<T, S>& want) {
   auto* work = reinterpret_cast<float*>(want.tmp.data());
   if constexpr (std::is_same_v<T, float>) {
-    lngrad_replay::SmxFloatWork io{want.src.data(), want.dst.data(), want.sum.data(),
-                                   want.max.data(), work,            false};
+    lngrad_replay::SmxFloatWork io{
+        want.src.data(), want.dst.data(), want.sum.data(), want.max.data(), work, false};
     lngrad_replay::ReplaySoftMaxFloatWork(kt, s.oriK, io);
   } else {
     lngrad_replay::SmxHalfWork io{want.src.data(), want.dst.data(), nullptr, nullptr,
@@ -301,9 +307,9 @@ void Check(const char* soc, const Shape& s, uint32_t tmpBytes, How how, bool upd
     want.stack.assign(got.stack.size(), kFill);
     if (update) {
       std::vector<uint8_t>& work = kHH && !stack ? want.stack : want.tmp;
-      const lngrad_replay::SflIo<T, S> io{in.src.data(),   want.dst.data(),  want.sum.data(),
-                                            want.max.data(), want.em.data(),   in.inSum.data(),
-                                            in.inMax.data()};
+      const lngrad_replay::SflIo<T, S> io{in.src.data(),   want.dst.data(), want.sum.data(),
+                                          want.max.data(), want.em.data(),  in.inSum.data(),
+                                          in.inMax.data()};
       ASSERT_TRUE((lngrad_replay::ReplaySoftmaxFlashUpdate<T, S>(kt, s.oriK, io, work, v200)));
       EXPECT_NE(work, std::vector<uint8_t>(work.size(), kFill)) << "the replay wrote no scratch";
     } else {
@@ -321,10 +327,10 @@ void Check(const char* soc, const Shape& s, uint32_t tmpBytes, How how, bool upd
   }
 }
 
-const Shape kShapes[] = {{1, 8, 8},      {3, 24, 20},    {1, 64, 64},   {5, 72, 70},
-                         {9, 136, 130},  {4, 200, 196},  {2, 520, 520}, {3, 600, 588},
-                         {17, 64, 64},   {40, 16, 16},   {11, 48, 48},  {2, 1040, 1030},
-                         {13, 128, 128}, {6, 256, 250},  {7, 192, 100}, {21, 96, 96}};
+const Shape kShapes[] = {{1, 8, 8},      {3, 24, 20},   {1, 64, 64},   {5, 72, 70},
+                         {9, 136, 130},  {4, 200, 196}, {2, 520, 520}, {3, 600, 588},
+                         {17, 64, 64},   {40, 16, 16},  {11, 48, 48},  {2, 1040, 1030},
+                         {13, 128, 128}, {6, 256, 250}, {7, 192, 100}, {21, 96, 96}};
 
 template <class T, class S>
 void Sweep(const char* soc, bool update, uint32_t seed) {
@@ -347,12 +353,16 @@ void Sweep(const char* soc, bool update, uint32_t seed) {
   std::printf("%s: %d calls compared\n", soc, checksRun);
 }
 
-TEST(SoftmaxFlashScratchReplay, UpdateFloatOn2201) { Sweep<float, float>("Ascend910B1", true, 100); }
+TEST(SoftmaxFlashScratchReplay, UpdateFloatOn2201) {
+  Sweep<float, float>("Ascend910B1", true, 100);
+}
 TEST(SoftmaxFlashScratchReplay, UpdateHalfOn2201) { Sweep<Half, Half>("Ascend910B1", true, 200); }
 TEST(SoftmaxFlashScratchReplay, UpdateHalfFloatStatisticsOn2201) {
   Sweep<Half, float>("Ascend910B1", true, 300);
 }
-TEST(SoftmaxFlashScratchReplay, UpdateFloatOn2002) { Sweep<float, float>("Ascend310P1", true, 400); }
+TEST(SoftmaxFlashScratchReplay, UpdateFloatOn2002) {
+  Sweep<float, float>("Ascend310P1", true, 400);
+}
 TEST(SoftmaxFlashScratchReplay, UpdateHalfOn2002) { Sweep<Half, Half>("Ascend310P1", true, 500); }
 TEST(SoftmaxFlashScratchReplay, UpdateHalfFloatStatisticsOn2002) {
   Sweep<Half, float>("Ascend310P1", true, 600);
@@ -372,8 +382,8 @@ TEST(SoftmaxFlashScratchReplay, UpdateRowMaxFollowsReduceMaxLastNDImpl) {
   for (const char* soc : {"Ascend910B1", "Ascend310P1"}) {
     SCOPED_TRACE(soc);
     std::vector<float> src = Uniform(7, uint64_t{s.m} * s.k, -4.0f, 4.0f);
-    src[0] = NAN;                   // row 0, chunk 0
-    src[s.k + s.oriK - 1] = NAN;    // row 1, the tail
+    src[0] = NAN;                 // row 0, chunk 0
+    src[s.k + s.oriK - 1] = NAN;  // row 1, the tail
     for (uint32_t c = 0; c < s.k; ++c) src[2 * s.k + c] = c == 0 ? -0.0f : 0.0f;
     Io<float, float> in;
     in.src = src;

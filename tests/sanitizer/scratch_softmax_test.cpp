@@ -233,14 +233,14 @@ TEST(ScratchInitcheck, SoftmaxFlashIsModelledNotMarked) {
       ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [update](Ops& o) {
                     SoftMaxTiling t;
                     SoftMaxFlashTilingFunc(ge::Shape({kSmM, kSmK}), 4, kTmpBytes, t, update);
-                    SoftmaxFlash<float>(F(o.a), F(o.c), F(o.d), F(o.b), F(o.c)[512],
-                                        F(o.c)[256], F(o.d)[256], o.tmp, t, update, kSmShape);
+                    SoftmaxFlash<float>(F(o.a), F(o.c), F(o.d), F(o.b), F(o.c)[512], F(o.c)[256],
+                                        F(o.d)[256], o.tmp, t, update, kSmShape);
                   }).r);
       ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [update](Ops& o) {
                     SoftMaxTiling t;
                     SoftMaxFlashTilingFunc(ge::Shape({kSmM, kSmK}), 2, kTmpBytes, t, update);
-                    SoftmaxFlash<half>(H(o.a), H(o.c), H(o.d), H(o.b), H(o.c)[1024],
-                                       H(o.c)[512], H(o.d)[512], o.tmp, t, update, kSmShape);
+                    SoftmaxFlash<half>(H(o.a), H(o.c), H(o.d), H(o.b), H(o.c)[1024], H(o.c)[512],
+                                       H(o.d)[512], o.tmp, t, update, kSmShape);
                   }).r);
     }
     ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [](Ops& o) {

@@ -8,7 +8,10 @@
 //    Max, Sub, Exp, Mul, Add and Div run over the [rows, 32 B] blocks; column c of dst uses
 //    lane c % 8, as BroadCastLastImpl copies the row's first 8 lanes block by block; lane 0 on
 //    3510, ColumnLane).
-// Each row's statistics are read before any is written (outputs may alias the inputs). On 3510
+// On 2201/2002 the generic update runs softmaxflash_work.h instead (the kit's instructions over
+// the work buffer, its ReduceMaxLastNDImpl order, 2002's lane-0 broadcasts); FlashRow stays for
+// what that model does not take (the header there). Each row's statistics are read before any is
+// written (outputs may alias the inputs). On 3510
 // the update is regbase/3510/softmax_flash_impl.h's sequence (FlashRowReg: src read twice per
 // row, for the max and after the row's max is stored) and its two loops: dst is stored after
 // every row's statistics (FlashRowsReg).

@@ -230,7 +230,8 @@ class FlashWork {
     }
     float* o = img_.At(dst, all);
     for (uint32_t r = 0; r < p.dstM; ++r) {
-      std::fill(o + uint64_t{r} * p.dstK + 1, o + uint64_t{r + 1} * p.dstK, o[uint64_t{r} * p.dstK]);
+      std::fill(o + uint64_t{r} * p.dstK + 1, o + uint64_t{r + 1} * p.dstK,
+                o[uint64_t{r} * p.dstK]);
     }
   }
 
@@ -340,24 +341,26 @@ struct FlashWorkCall {
 // `given`. False where it does not run (the header's list): nothing written.
 template <typename T, typename U>
 bool FlashWorkRun(const FlashV2Args<T, U, T>& a, const Dims& d,
-                  const AscendC::tiling::SoftMaxTiling& kt, const AscendC::LocalTensor<uint8_t>& given,
-                  bool basic, const char* api, SrcLoc loc) {
+                  const AscendC::tiling::SoftMaxTiling& kt,
+                  const AscendC::LocalTensor<uint8_t>& given, bool basic, const char* api,
+                  SrcLoc loc) {
   const NpuArch arch = detail::rep::RunningArch();
   if ((arch != NpuArch::k2201 && arch != NpuArch::k2002) || (basic && arch == NpuArch::k2201)) {
     return false;
   }
   const uint32_t blk = std::is_same_v<U, half> ? 16 : 8;
   const bool form = kt.srcK == d.k && kt.splitK == d.k && kt.reduceK == blk &&
-                    kt.reduceM == kt.splitM && kt.splitM != 0 &&
-                    kt.splitSize == kt.splitM * d.k && kt.reduceSize == kt.splitM * blk &&
-                    kt.tailSplitSize == kt.tailM * d.k && kt.tailReduceSize == kt.tailM * blk &&
+                    kt.reduceM == kt.splitM && kt.splitM != 0 && kt.splitSize == kt.splitM * d.k &&
+                    kt.reduceSize == kt.splitM * blk && kt.tailSplitSize == kt.tailM * d.k &&
+                    kt.tailReduceSize == kt.tailM * blk &&
                     uint64_t{kt.rangeM} * kt.splitM + kt.tailM <= d.m && kt.rangeM != 0 &&
                     d.oriK != 0 && d.oriK <= d.k;
   if (!form) return false;
   const AscendC::LocalTensor<uint8_t> work =
       std::is_same_v<T, half> && std::is_same_v<U, half> ? math_detail::StackTmp() : given;
   const uint64_t floats = work.View().size_bytes / 4;
-  if (work.HostPtr() == nullptr || 2 * uint64_t{kt.splitSize} + 4 * uint64_t{kt.reduceSize} > floats) {
+  if (work.HostPtr() == nullptr ||
+      2 * uint64_t{kt.splitSize} + 4 * uint64_t{kt.reduceSize} > floats) {
     return false;
   }
   FlashWorkImage img(reinterpret_cast<float*>(work.HostPtr()), floats);
