@@ -414,4 +414,41 @@ TEST(SoftmaxFlashScratchReplay, UpdateRowMaxFollowsReduceMaxLastNDImpl) {
   }
 }
 
+// Without update, a tiling for another shape makes the kernel re-tile (SoftMaxFlashTilingFunc
+// over the buffer's floats w: w / (2 blk + 2 srcK) rows per split), which asserts at least one
+// row: checked mode refuses a buffer below that (tmp_buffer), as it does with update.
+TEST(SoftmaxFlashScratchReplay, NoUpdateRetileWithoutARowIsRefused) {
+  const Shape s{4, 200, 200};
+  SoftMaxTiling t{};
+  AscendC::SoftMaxFlashTilingFunc(ge::Shape({1, s.k}), 4, 8192, t, false);
+  const uint32_t bytes = (2 * 8 + 2 * s.k) * 4 - 32;
+  for (const char* soc : {"Ascend910B1", "Ascend310P1"}) {
+    lngrad::aicore::LaunchOptions opts;
+    opts.soc = soc;
+    const auto status = lngrad::aicore::Launch(
+        1,
+        [&] {
+          AscendC::TPipe pipe;
+          AscendC::TBuf<> b, st, tb;
+          pipe.InitBuffer(b, 4 * s.m * s.k * 4);
+          pipe.InitBuffer(st, 6 * s.m * 32);
+          pipe.InitBuffer(tb, bytes);
+          const LocalTensor<float> x = b.Get<float>(), stat = st.Get<float>();
+          LocalTensor<float> src = x, dst = x[s.m * s.k];
+          src.SetSize(s.m * s.k);
+          dst.SetSize(s.m * s.k);
+          const uint32_t sr = s.m * 8;
+          const AscendC::SoftMaxShapeInfo si{s.m, s.k, s.m, s.k};
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+          AscendC::SoftmaxFlash<float>(dst, stat, stat[sr], src, stat[2 * sr], stat[3 * sr],
+                                       stat[4 * sr], tb.Get<uint8_t>(), t, false, si);
+#pragma GCC diagnostic pop
+        },
+        opts);
+    EXPECT_FALSE(status.ok()) << soc;
+    EXPECT_NE(status.message().find("tmp_buffer"), std::string::npos) << status.message();
+  }
+}
+
 }  // namespace

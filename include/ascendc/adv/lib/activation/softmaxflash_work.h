@@ -34,6 +34,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -46,7 +47,7 @@ namespace lngrad::aicore::softmax_detail {
 // made for the shape, else SoftMaxFlashTilingFunc over the given buffer's floats w: w / (4 blk +
 // 2 srcK) rows per split with isUpdate, w / (2 blk + 2 srcK) without, at most srcM (with
 // isBasicBlock, srcM % 8 == 0 and more than 8 rows: a multiple of 8 dividing srcM). No row
-// leaves the tiling empty (splitM 0; the kit asserts).
+// asserts (refused in any mode: the kernel would divide by it), not on 3510.
 inline AscendC::tiling::SoftMaxTiling FlashKernelTiling(const AscendC::tiling::SoftMaxTiling& t,
                                                         const Dims& d, uint32_t blk, uint64_t w,
                                                         bool basic, bool update) {
@@ -56,6 +57,13 @@ inline AscendC::tiling::SoftMaxTiling FlashKernelTiling(const AscendC::tiling::S
   if (basic && m > 8 && d.m % 8 == 0) {
     m = m / 8 * 8;
     while (d.m % m != 0) m -= 8;
+  }
+  if (m == 0 && !RegBase()) {
+    RaiseKernelCheck(checks::kTmpBuffer,
+                     "SoftmaxFlash: the kernel re-tiles a tiling made for another shape and the "
+                     "work buffer (" +
+                         std::to_string(w) +
+                         " floats) holds no row (SoftMaxFlashTilingFunc asserts)");
   }
   AscendC::tiling::SoftMaxTiling r = t;
   const uint32_t rows = static_cast<uint32_t>(m);
