@@ -148,7 +148,7 @@ void Keep(const LocalTensor<D>& t, std::vector<V>& v) {
 // overload, the stack buffer left after the TPipe (filled with kFill before the call).
 template <class T, class S>
 Io<T, S> RunLngrad(const char* soc, const Shape& s, bool update, bool stack, uint32_t tmpBytes,
-                   const SoftMaxTiling& t, const Io<T, S>& in) {
+                   const SoftMaxTiling& t, const Io<T, S>& in, bool alias = false) {
   using DT = Dev<T>;
   using DS = Dev<S>;
   Io<T, S> got = in;
@@ -184,10 +184,12 @@ Io<T, S> RunLngrad(const char* soc, const Shape& s, bool update, bool stack, uin
     const AscendC::SoftMaxShapeInfo si{s.m, s.k, s.m, s.oriK};
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    const LocalTensor<DS>& inS = alias ? sum : inSum;  // the statistics updated in place
+    const LocalTensor<DS>& inM = alias ? max : inMax;
     if (stack) {
-      AscendC::SoftmaxFlash<DT>(dst, sum, max, src, em, inSum, inMax, t, update, si);
+      AscendC::SoftmaxFlash<DT>(dst, sum, max, src, em, inS, inM, t, update, si);
     } else {
-      AscendC::SoftmaxFlash<DT>(dst, sum, max, src, em, inSum, inMax, tmp, t, update, si);
+      AscendC::SoftmaxFlash<DT>(dst, sum, max, src, em, inS, inM, tmp, t, update, si);
     }
 #pragma GCC diagnostic pop
     Keep(src, got.src), Keep(dstAll, got.dst), Keep(em, got.em), Keep(sum, got.sum);
@@ -411,6 +413,46 @@ TEST(SoftmaxFlashScratchReplay, UpdateRowMaxFollowsReduceMaxLastNDImpl) {
     EXPECT_FALSE(std::isnan(got.max[0])) << "row 0: chunk 1's Max drops column 0's NaN";
     EXPECT_TRUE(std::isnan(got.max[8])) << "row 1: the tail's Max keeps its NaN";
     EXPECT_EQ(Bits(got.max[16]), 0u) << "row 2: Max(-0, +0) gives +0";
+  }
+}
+
+// The statistics updated in place (inSum = sum, inMax = max, as the kit's flash samples pass
+// them): each split copies inMax and inSum into the buffer before it writes max and sum.
+template <class T, class S>
+void CheckInPlace(const char* soc, const Shape& s, uint32_t seed) {
+  constexpr uint32_t kBlk = std::is_same_v<S, float> ? 8 : 16;
+  const uint32_t bytes = 3000;
+  SoftMaxTiling t{};
+  AscendC::SoftMaxFlashTilingFunc(ge::Shape({s.m + 1, s.k}), sizeof(S), bytes, t, true);
+  const SmxTiling kt = KernelTiling(bytes / 4, s.m, s.k, kBlk, true);
+  Io<T, S> in = Operands<T, S>(s, seed, kBlk, 32 / sizeof(T), true);
+  in.sum = in.inSum;
+  in.max = in.inMax;
+  const Io<T, S> got = RunLngrad<T, S>(soc, s, true, false, bytes, t, in, true);
+  Io<T, S> want = in;
+  want.tmp.assign(bytes, kFill);
+  want.stack.assign(got.stack.size(), kFill);
+  constexpr bool kHH = std::is_same_v<T, Half> && std::is_same_v<S, Half>;
+  std::vector<uint8_t>& work = kHH ? want.stack : want.tmp;
+  ASSERT_TRUE((lngrad_replay::ReplaySoftmaxFlashUpdate<T, S>(
+      kt, s.oriK,
+      {in.src.data(), want.dst.data(), want.sum.data(), want.max.data(), want.em.data(),
+       want.sum.data(), want.max.data()},
+      work, std::string(soc) == "Ascend310P1")));
+  ExpectBytes(got.tmp, want.tmp, "work buffer");
+  ExpectBytes(got.stack, want.stack, "stack buffer");
+  ExpectBits(got.dst, want.dst, "dst");
+  ExpectBits(got.sum, want.sum, "sum");
+  ExpectBits(got.max, want.max, "max");
+  ExpectBits(got.em, want.em, "expMax");
+}
+
+TEST(SoftmaxFlashScratchReplay, UpdateInPlaceStatistics) {
+  for (const char* soc : {"Ascend910B1", "Ascend310P1"}) {
+    SCOPED_TRACE(soc);
+    CheckInPlace<float, float>(soc, {9, 136, 130}, 11);
+    CheckInPlace<Half, Half>(soc, {9, 144, 130}, 12);
+    CheckInPlace<Half, float>(soc, {9, 144, 130}, 13);
   }
 }
 
