@@ -456,6 +456,69 @@ TEST(SoftmaxFlashScratchReplay, UpdateInPlaceStatistics) {
   }
 }
 
+// isBasicBlock on 2201, half data: SoftmaxFlashBasicBlock computes the rangeM full splits, the
+// tail split runs the generic update's tail code, so its rows' results are the generic replay's
+// (their row max in ReduceMaxLastNDImpl's order; lngrad's row model folded left to right before).
+TEST(SoftmaxFlashScratchReplay, BasicBlockHalfTailSplitFollowsTheGenericOrder) {
+  const Shape s{10, 128, 128};
+  Io<Half, Half> in = Operands<Half, Half>(s, 31, 16, 16, true);
+  for (uint32_t c = 0; c < s.k; ++c) {
+    in.src[8 * s.k + c] = lngrad_replay::FromFloat<Half>(c == 0 ? NAN : float(c % 7) - 3.0f);
+    in.src[9 * s.k + c] = lngrad_replay::FromFloat<Half>(c == 0 ? -0.0f : 0.0f);
+  }
+  for (uint32_t l = 0; l < 32; ++l)
+    in.inMax[8 * 16 + l] = lngrad_replay::FromFloat<Half>(-INFINITY);
+  const SmxTiling kt = KernelTiling(4 * (4 * 16 + 2 * s.k), s.m, s.k, 16, true);  // 4 rows a split
+  ASSERT_EQ(kt.tailM, 2u);
+  SoftMaxTiling t{};
+  std::memcpy(static_cast<void*>(&t), &kt, sizeof kt);
+  Io<Half, Half> got = in;
+  lngrad::aicore::LaunchOptions opts;
+  opts.soc = "Ascend910B1";
+  const uint64_t n = uint64_t{s.m} * s.k;
+  const auto status = lngrad::aicore::Launch(
+      1,
+      [&] {
+        AscendC::TPipe pipe;
+        AscendC::TBuf<> b[7], tb;
+        const uint64_t sizes[7] = {n * 2, n * 2, 320, 320, 320, 320, 320};
+        for (int i = 0; i < 7; ++i) pipe.InitBuffer(b[i], Al(sizes[i]));
+        pipe.InitBuffer(tb, 2800);
+        LocalTensor<half> x[7];
+        for (int i = 0; i < 7; ++i) x[i] = b[i].Get<half>();
+        Load(x[0], in.src), Load(x[2], in.em), Load(x[3], in.sum), Load(x[4], in.max);
+        Load(x[5], in.inSum), Load(x[6], in.inMax);
+        x[0].SetSize(static_cast<uint32_t>(n));
+        x[1].SetSize(static_cast<uint32_t>(n));
+        const AscendC::SoftMaxShapeInfo si{s.m, s.k, s.m, s.k};
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+        AscendC::SoftmaxFlash<half, false, true>(x[1], x[3], x[4], x[0], x[2], x[5], x[6],
+                                                 tb.Get<uint8_t>(), t, true, si);
+#pragma GCC diagnostic pop
+        got.dst.resize(n);
+        Keep(x[1], got.dst), Keep(x[2], got.em), Keep(x[3], got.sum), Keep(x[4], got.max);
+      },
+      opts);
+  ASSERT_TRUE(status.ok()) << status.message();
+  Io<Half, Half> want = in;
+  std::vector<uint8_t> stackImage(64 * 1024, kFill);
+  ASSERT_TRUE((lngrad_replay::ReplaySoftmaxFlashUpdate<Half, Half>(
+      kt, s.oriK,
+      {in.src.data(), want.dst.data(), want.sum.data(), want.max.data(), want.em.data(),
+       in.inSum.data(), in.inMax.data()},
+      stackImage, false)));
+  const uint64_t r0 = uint64_t{kt.rangeM} * kt.splitM;
+  const auto rows = [](const std::vector<Half>& v, uint64_t from, uint64_t to) {
+    return std::vector<Half>(v.begin() + static_cast<std::ptrdiff_t>(from),
+                             v.begin() + static_cast<std::ptrdiff_t>(to));
+  };
+  ExpectBits(rows(got.dst, r0 * s.k, n), rows(want.dst, r0 * s.k, n), "the tail split's dst");
+  ExpectBits(rows(got.max, r0 * 16, s.m * 16), rows(want.max, r0 * 16, s.m * 16), "max");
+  ExpectBits(rows(got.sum, r0 * 16, s.m * 16), rows(want.sum, r0 * 16, s.m * 16), "sum");
+  ExpectBits(rows(got.em, r0 * 16, s.m * 16), rows(want.em, r0 * 16, s.m * 16), "expMax");
+}
+
 // Without update, a tiling for another shape makes the kernel re-tile (SoftMaxFlashTilingFunc
 // over the buffer's floats w: w / (2 blk + 2 srcK) rows per split), which asserts at least one
 // row: checked mode refuses a buffer below that (tmp_buffer), as it does with update.

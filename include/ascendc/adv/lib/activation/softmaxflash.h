@@ -34,7 +34,7 @@ template <typename T, typename U>
 void FlashRow(const FlashV2Args<T, U, T>& a, const Dims& d, uint32_t r, std::vector<float>& x) {
   const uint32_t ls = Lanes<U>(), le = Lanes<T>();
   std::vector<float> scale(ls), expMax(ls);
-  const float rmax = RowMax(x.data(), d.oriK);
+  const float rmax = FlashKitRowMax(x.data(), d.oriK);
   for (float& v : x) v = v - rmax;
   ExpInPlace(x);
   const float rs = GradRowSum(x.data(), d.oriK);

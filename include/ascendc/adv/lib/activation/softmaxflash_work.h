@@ -130,6 +130,36 @@ inline float FlashLaneMax(const float* v, uint32_t n, uint32_t* lane) {
 
 inline float FlashMax(float a, float b) { return a > b ? a : b; }
 
+// One row's max as ReduceMaxLastNDImpl leaves it (the model's order, for FlashRow's rows: the
+// 2201 basic-block update's half tail split, tilings the model does not take): 2201 chunk 0's
+// block maxima, Max(acc, chunk c's), the block tree, then Max(row, tail); 2002 each chunk's
+// WholeReduceMax, Max(acc, chunk), Max(acc, tail).
+inline float FlashKitRowMax(const float* x, uint32_t k) {
+  const bool v200 = detail::rep::RunningArch() == NpuArch::k2002;
+  const uint32_t chunks = k / kLanes, tailK = k % kLanes;
+  uint32_t lane = 0;
+  float m = 0.0f;
+  if (chunks != 0 && v200) {
+    m = FlashLaneMax(x, kLanes, &lane);
+    for (uint32_t c = 1; c < chunks; ++c)
+      m = FlashMax(m, FlashLaneMax(x + c * kLanes, kLanes, &lane));
+  } else if (chunks != 0) {
+    float acc[8];
+    for (uint32_t b = 0; b < 8; ++b) acc[b] = FlashLaneMax(x + 8 * b, 8, &lane);
+    for (uint32_t c = 1; c < chunks; ++c) {
+      for (uint32_t b = 0; b < 8; ++b) {
+        acc[b] = FlashMax(acc[b], FlashLaneMax(x + c * kLanes + 8 * b, 8, &lane));
+      }
+    }
+    m = FlashLaneMax(acc, 8, &lane);
+  }
+  if (tailK != 0) {
+    const float t = FlashLaneMax(x + chunks * kLanes, tailK, &lane);
+    m = chunks != 0 ? FlashMax(m, t) : t;
+  }
+  return m;
+}
+
 // The membase update's instruction sequence over the image (offsets in floats: dst, tmp).
 template <typename T, typename U>
 class FlashWork {
