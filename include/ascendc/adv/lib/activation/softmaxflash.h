@@ -8,7 +8,10 @@
 //    Max, Sub, Exp, Mul, Add and Div run over the [rows, 32 B] blocks; column c of dst uses
 //    lane c % 8, as BroadCastLastImpl copies the row's first 8 lanes block by block; lane 0 on
 //    3510, ColumnLane).
-// Each row's statistics are read before any is written (outputs may alias the inputs). On 3510
+// On 2201/2002 the generic update runs softmaxflash_work.h instead (the kit's instructions over
+// the work buffer, its ReduceMaxLastNDImpl order, 2002's lane-0 broadcasts); FlashRow stays for
+// what that model does not take (the header there). Each row's statistics are read before any is
+// written (outputs may alias the inputs). On 3510
 // the update is regbase/3510/softmax_flash_impl.h's sequence (FlashRowReg: src read twice per
 // row, for the max and after the row's max is stored) and its two loops: dst is stored after
 // every row's statistics (FlashRowsReg).
@@ -21,6 +24,7 @@
 
 #include "lib/activation/softmax.h"
 #include "lib/activation/softmax_common.h"
+#include "lib/activation/softmaxflash_work.h"
 #include "lib/activation/softmaxflashv2.h"
 
 namespace lngrad::aicore::softmax_detail {
@@ -30,7 +34,7 @@ template <typename T, typename U>
 void FlashRow(const FlashV2Args<T, U, T>& a, const Dims& d, uint32_t r, std::vector<float>& x) {
   const uint32_t ls = Lanes<U>(), le = Lanes<T>();
   std::vector<float> scale(ls), expMax(ls);
-  const float rmax = RowMax(x.data(), d.oriK);
+  const float rmax = FlashKitRowMax(x.data(), d.oriK);
   for (float& v : x) v = v - rmax;
   ExpInPlace(x);
   const float rs = GradRowSum(x.data(), d.oriK);
@@ -172,7 +176,8 @@ inline uint64_t FlashBasicRows(bool basic, const AscendC::tiling::SoftMaxTiling&
 
 template <typename T, typename U>
 void FlashRows(const FlashV2Args<T, U, T>& a, const Dims& d,
-               const AscendC::LocalTensor<uint8_t>& tmp, SrcLoc loc, uint64_t basicRows = 0) {
+               const AscendC::LocalTensor<uint8_t>& tmp, SrcLoc loc, uint64_t basicRows = 0,
+               FlashWorkCall* work = nullptr) {
   const char* api = "SoftmaxFlash";
   CheckShape<T>(api, d);
   const uint64_t n = uint64_t{d.m} * d.k, s = uint64_t{d.m} * Lanes<U>();
@@ -193,6 +198,10 @@ void FlashRows(const FlashV2Args<T, U, T>& a, const Dims& d,
               Wr(a.max, rs), Wr(a.expMax, rows * Lanes<T>())});
   if (RegBase()) {
     FlashRowsReg(a, d);
+    return;
+  }
+  if (work != nullptr && FlashWorkRun(a, d, work->kt, tmp, work->basic, api, loc)) {
+    work->ran = true;  // 2201/2002 generic: the kit's sequence (softmaxflash_work.h)
     return;
   }
   std::vector<float> x;
@@ -223,15 +232,23 @@ SoftmaxFlash(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
              const SoftMaxShapeInfo& softmaxShapeInfo = {},
              lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace sd = lngrad::aicore::softmax_detail;
-  const sd::LeaveWorkBuffer leave("SoftmaxFlash", loc, sharedTmpBuffer);
+  sd::LeaveWorkBuffer leave("SoftmaxFlash", loc, sharedTmpBuffer);
   sd::CheckTypes<D, U>("SoftmaxFlash");
   const sd::Dims dims = LNGRAD_SOFTMAX_DIMS(srcTensor);
   // 3510 passes isBasicBlock on to SoftMaxNDImpl and to the update (SoftmaxFlashPostProcess):
   // whole registers there (RegBasicDims).
   const bool regBasic = isBasicBlock && sd::RegBase();
   if (regBasic) sd::RefuseBasicK("SoftmaxFlash", dims);
+  const uint32_t blk = std::is_same_v<D, half> && std::is_same_v<U, float> ? 8 : 32 / sizeof(D);
+  const uint64_t floats = sharedTmpBuffer.View().size_bytes / 4;
   if (!isUpdate) {
-    // membase: SoftMaxNDImpl<T1, T2> (isBasicBlock left false) whatever isBasicBlock says.
+    // membase: SoftMaxNDImpl<T1, T2> (isBasicBlock left false) whatever isBasicBlock says; its
+    // 2201 work buffer as SoftMax's (softmax_work.h) over the kernel's tiling.
+    const SoftMaxTiling kt = sd::FlashKernelTiling(tiling, dims, blk, floats, isBasicBlock, false);
+    if (kt.splitM != 0 && sd::SoftMaxWork<D, U>("SoftmaxFlash", loc, kt, dims, srcTensor,
+                                                &sumTensor, &maxTensor, sharedTmpBuffer)) {
+      leave.Modelled();
+    }
     sd::SoftMaxRows<D, U>("SoftmaxFlash", false, sd::Finish::kDiv, dstTensor, &sumTensor,
                           &maxTensor, srcTensor, &sharedTmpBuffer,
                           tiling.srcM == dims.m && tiling.srcK == dims.k
@@ -243,12 +260,14 @@ SoftmaxFlash(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
   if (isBasicBlock && lngrad::aicore::detail::rep::RunningArch() == lngrad::NpuArch::k2201) {
     sd::RefuseBasicK("SoftmaxFlash", dims);
   }
+  sd::FlashWorkCall work{sd::FlashKernelTiling(tiling, dims, blk, floats, isBasicBlock, true),
+                         isBasicBlock, false};
   sd::FlashRows<D, U>(
       {dstTensor, sumTensor, maxTensor, srcTensor, expMaxTensor, inSumTensor, inMaxTensor},
       sd::RegBasicDims(regBasic, dims), sharedTmpBuffer, loc,
-      sd::FlashBasicRows(isBasicBlock, tiling, dims,
-                         std::is_same_v<D, half> && std::is_same_v<U, float> ? 8 : 32 / sizeof(D),
-                         sharedTmpBuffer.View().size_bytes));
+      sd::FlashBasicRows(isBasicBlock, tiling, dims, blk, sharedTmpBuffer.View().size_bytes),
+      &work);
+  if (work.ran) leave.Modelled();
 }
 
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false, typename D, typename U>

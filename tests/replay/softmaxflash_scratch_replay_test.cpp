@@ -1,0 +1,559 @@
+// SoftmaxFlash (the deprecated first flash API) on Ascend910B1 (arch 2201) and Ascend310P1 (2002):
+// lngrad against the replay of the kit's update sequence (replay_softmaxflash_scratch.h, the
+// generic split loop, float, half, half data with float statistics): the whole work buffer byte
+// for byte (0xa5 where nothing is written; two NaNs match), and for half data with half
+// statistics the stack buffer the kit pops instead (the buffer passed left untouched), dst with
+// 40 sentinels past it, expSum, max and expMax, the sources unchanged. Without update (2201) the
+// kit runs SoftMax's SoftMaxNDImpl: lngrad against sm1's SoftMax work replay
+// (replay_softmax_scratch.h) over the kernel's tiling. Sources with NaN (at column 0 too), rows of
+// signed zeros, infinities and subnormals (NaN only with update); inMax different per lane, with
+// NaN and -inf lanes. Both overloads; scratch sizes: the minimum, three times it plus 12 bytes
+// (shared only), the maximum (capped); the host tiling and a tiling for another shape (the kernel's
+// re-tile).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <iterator>
+#include <random>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "../aicore/sanitizer_off.h"
+#include "kernel_operator.h"
+#include "lngrad_aicore/launch.h"
+#include "replay.h"
+#include "replay_softmax.h"
+#include "replay_softmax_scratch.h"
+#include "replay_softmaxflash_scratch.h"
+#include "scratch_test_util.h"
+#include "tiling/tiling_api.h"
+
+namespace {
+
+using AscendC::LocalTensor;
+using lngrad_replay::Bits;
+using lngrad_replay::Half;
+using lngrad_replay::SmxTiling;
+
+constexpr uint32_t kPast = 40;
+constexpr uint8_t kFill = 0xa5;
+
+struct Shape {
+  uint32_t m, k, oriK;
+};
+enum class How { kHost, kRetile };
+
+template <class T>
+using Dev = std::conditional_t<std::is_same_v<T, Half>, half, float>;
+
+template <class T>
+std::vector<T> As(const std::vector<float>& v) {
+  std::vector<T> r(v.size());
+  for (size_t i = 0; i < v.size(); ++i) r[i] = lngrad_replay::FromFloat<T>(v[i]);
+  return r;
+}
+template <class T>
+float Wide(T v) {
+  return lngrad_replay::ToFloat(v);
+}
+
+// Rows: r % 6 == 1 a NaN at column 0, == 2 signed zeros only (-0 first), == 3 specials (inf,
+// subnormals, -0) at random columns, == 4 a NaN in the tail columns; the others in [-8, 8).
+std::vector<float> Source(uint32_t seed, const Shape& s) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> d(-8.0f, 8.0f);
+  std::vector<float> v(uint64_t{s.m} * s.k);
+  const float specials[] = {INFINITY, -INFINITY, 1e-40f, -3e-39f, 1e-45f, -0.0f, 0.0f};
+  for (uint32_t r = 0; r < s.m; ++r) {
+    float* row = v.data() + uint64_t{r} * s.k;
+    for (uint32_t c = 0; c < s.k; ++c) row[c] = d(gen);
+    switch (r % 6) {
+      case 1:
+        row[0] = NAN;
+        break;
+      case 2:
+        for (uint32_t c = 0; c < s.k; ++c) row[c] = c % 3 == 0 ? -0.0f : 0.0f;
+        break;
+      case 3:
+        for (uint32_t i = 0; i < 3; ++i) row[gen() % s.oriK] = specials[gen() % 7];
+        break;
+      case 4:
+        row[s.oriK - 1 - gen() % (s.oriK < 5 ? s.oriK : 5)] = NAN;
+        break;
+      default:
+        break;
+    }
+  }
+  return v;
+}
+
+std::vector<float> Uniform(uint32_t seed, size_t n, float lo, float hi) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> d(lo, hi);
+  std::vector<float> v(n);
+  for (float& e : v) e = d(gen);
+  return v;
+}
+
+template <class T, class S>
+struct Io {
+  std::vector<T> src, dst, em;
+  std::vector<S> sum, max, inSum, inMax;
+  std::vector<uint8_t> tmp, stack;
+};
+
+template <class T, class S>
+Io<T, S> Operands(const Shape& s, uint32_t seed, uint32_t lanesS, uint32_t lanesE, bool nan) {
+  const uint64_t n = uint64_t{s.m} * s.k, st = uint64_t{s.m} * lanesS;
+  Io<T, S> in;
+  std::vector<float> src = Source(seed, s);
+  if (!nan) {  // SoftMax's work replay predates the kit's NaN and zero-tie order
+    for (uint64_t i = 0; i < src.size(); ++i) {  // (replay.SoftMaxNanReplay.* has it)
+      if (std::isnan(src[i]) || (i / s.k) % 6 == 2) src[i] = 1.5f - float(i % 5);
+    }
+  }
+  in.src = As<T>(src);
+  in.dst.assign(n + kPast, lngrad_replay::FromFloat<T>(-77.0f));
+  in.sum = As<S>(Uniform(seed + 1, st, -3.0f, 3.0f));
+  in.max = As<S>(Uniform(seed + 2, st, -3.0f, 3.0f));
+  in.em = As<T>(Uniform(seed + 3, uint64_t{s.m} * lanesE, -3.0f, 3.0f));
+  in.inSum = As<S>(Uniform(seed + 4, st, 0.5f, 40.0f));
+  std::vector<float> inMax = Uniform(seed + 5, st, -6.0f, 9.0f);
+  for (uint64_t i = 0; i < st; ++i) {
+    if (i % 23 == 9) inMax[i] = NAN;
+    if ((i / lanesS) % 6 == 2) inMax[i] = -INFINITY;  // the zero rows: max is the row's
+  }
+  in.inMax = As<S>(inMax);
+  return in;
+}
+
+uint32_t Al(uint64_t bytes) {
+  return lngrad_replay::scratch_test::Aligned32(static_cast<uint32_t>(bytes));
+}
+template <class V, class D>
+void Load(const LocalTensor<D>& t, const std::vector<V>& v) {
+  if (!v.empty()) std::memcpy(t.HostPtr(), v.data(), v.size() * sizeof(V));
+}
+template <class V, class D>
+void Keep(const LocalTensor<D>& t, std::vector<V>& v) {
+  if (!v.empty()) std::memcpy(v.data(), t.HostPtr(), v.size() * sizeof(V));
+}
+
+// SoftmaxFlash<T> on a block of soc with the operands of `in`; got.stack: with the shared
+// overload, the stack buffer left after the TPipe (filled with kFill before the call).
+template <class T, class S>
+Io<T, S> RunLngrad(const char* soc, const Shape& s, bool update, bool stack, uint32_t tmpBytes,
+                   const SoftMaxTiling& t, const Io<T, S>& in, bool alias = false) {
+  using DT = Dev<T>;
+  using DS = Dev<S>;
+  Io<T, S> got = in;
+  lngrad::aicore::LaunchOptions opts;
+  opts.soc = soc;
+  const uint64_t n = uint64_t{s.m} * s.k;
+  const auto kernel = [&] {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<> b[7], own, filler;
+    const uint64_t sizes[7] = {n * sizeof(T),
+                               (n + kPast) * sizeof(T),
+                               in.em.size() * sizeof(T),
+                               in.sum.size() * sizeof(S),
+                               in.sum.size() * sizeof(S),
+                               in.sum.size() * sizeof(S),
+                               in.sum.size() * sizeof(S)};
+    for (int i = 0; i < 7; ++i) pipe.InitBuffer(b[i], Al(sizes[i]));
+    LocalTensor<uint8_t> tmp, rest;
+    lngrad_replay::scratch_test::TakeScratch(pipe, own, filler, stack, tmpBytes, &tmp);
+    if (::testing::Test::HasFatalFailure()) return;
+    if (!stack) {
+      ASSERT_TRUE((AscendC::PopStackBuffer<uint8_t, AscendC::TPosition::VECCALC>(rest)));
+      std::memset(rest.HostPtr(), kFill, rest.GetSize());
+    }
+    LocalTensor<DT> src = b[0].Get<DT>(), dstAll = b[1].Get<DT>(), em = b[2].Get<DT>();
+    LocalTensor<DT> dst = dstAll[0];
+    dst.SetSize(static_cast<uint32_t>(n));
+    LocalTensor<DS> sum = b[3].Get<DS>(), max = b[4].Get<DS>(), inSum = b[5].Get<DS>(),
+                    inMax = b[6].Get<DS>();
+    Load(src, in.src), Load(dstAll, in.dst), Load(em, in.em), Load(sum, in.sum);
+    Load(max, in.max), Load(inSum, in.inSum), Load(inMax, in.inMax);
+    std::memset(tmp.HostPtr(), kFill, tmpBytes);
+    const AscendC::SoftMaxShapeInfo si{s.m, s.k, s.m, s.oriK};
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    const LocalTensor<DS>& inS = alias ? sum : inSum;  // the statistics updated in place
+    const LocalTensor<DS>& inM = alias ? max : inMax;
+    if (stack) {
+      AscendC::SoftmaxFlash<DT>(dst, sum, max, src, em, inS, inM, t, update, si);
+    } else {
+      AscendC::SoftmaxFlash<DT>(dst, sum, max, src, em, inS, inM, tmp, t, update, si);
+    }
+#pragma GCC diagnostic pop
+    Keep(src, got.src), Keep(dstAll, got.dst), Keep(em, got.em), Keep(sum, got.sum);
+    Keep(max, got.max), Keep(inSum, got.inSum), Keep(inMax, got.inMax);
+    got.tmp.assign(tmp.HostPtr(), tmp.HostPtr() + tmpBytes);
+    if (!stack) got.stack.assign(rest.HostPtr(), rest.HostPtr() + rest.GetSize());
+  };
+  const auto status = lngrad::aicore::Launch(1, kernel, opts);
+  EXPECT_TRUE(status.ok()) << status.message();
+  return got;
+}
+
+bool Same(float a, float b) { return Bits(a) == Bits(b) || (std::isnan(a) && std::isnan(b)); }
+template <class T>
+bool SameT(T a, T b) {
+  if constexpr (std::is_same_v<T, float>) {
+    return Same(a, b);
+  } else {
+    return a.bits == b.bits || (std::isnan(Wide(a)) && std::isnan(Wide(b)));
+  }
+}
+template <class T>
+void ExpectBits(const std::vector<T>& got, const std::vector<T>& want, const char* what) {
+  ASSERT_EQ(got.size(), want.size()) << what;
+  for (size_t i = 0; i < got.size(); ++i) {
+    if (!SameT(got[i], want[i])) {
+      ADD_FAILURE() << what << ": first mismatch at " << i << ": lngrad " << Wide(got[i])
+                    << ", replay " << Wide(want[i]);
+      return;
+    }
+  }
+}
+void ExpectBytes(const std::vector<uint8_t>& got, const std::vector<uint8_t>& want,
+                 const char* what) {
+  ASSERT_EQ(got.size(), want.size()) << what;
+  for (size_t i = 0; i < got.size(); ++i) {
+    if (got[i] == want[i]) continue;
+    const size_t at = i / 4 * 4;
+    float g = 0, w = 0;
+    if (at + 4 <= got.size()) {
+      std::memcpy(&g, got.data() + at, 4);
+      std::memcpy(&w, want.data() + at, 4);
+      if (Same(g, w)) continue;
+    }
+    ADD_FAILURE() << what << ": first mismatch at byte " << i << " (float " << i / 4
+                  << "): lngrad 0x" << std::hex << Bits(g) << ", replay 0x" << Bits(w);
+    return;
+  }
+}
+
+// The kit's SoftMaxFlashTilingFunc (softmax_tiling_func.h) over w floats, blocks of blk.
+SmxTiling KernelTiling(uint32_t w, uint32_t m, uint32_t k, uint32_t blk, bool update) {
+  SmxTiling t{};
+  uint32_t rows = w / (blk * (update ? 4 : 2) + k * 2);
+  rows = rows < m ? rows : m;
+  t.srcM = m, t.srcK = k, t.srcSize = m * k, t.outMaxM = m, t.outMaxK = blk;
+  t.outMaxSize = m * blk;
+  t.reduceM = t.splitM = rows, t.reduceK = blk, t.reduceSize = rows * blk;
+  t.splitK = k, t.splitSize = rows * k;
+  t.rangeM = rows == 0 ? 0 : m / rows, t.tailM = rows == 0 ? 0 : m % rows;
+  t.tailSplitSize = t.tailM * k, t.tailReduceSize = t.tailM * blk;
+  return t;
+}
+
+// Without update on 2201: SoftMax's work replay (sm1's) with the kernel's tiling.
+template <class T, class S>
+void ReplayNoUpdate(const SmxTiling& kt, const Shape& s, Io<T, S>& want) {
+  auto* work = reinterpret_cast<float*>(want.tmp.data());
+  if constexpr (std::is_same_v<T, float>) {
+    lngrad_replay::SmxFloatWork io{
+        want.src.data(), want.dst.data(), want.sum.data(), want.max.data(), work, false};
+    lngrad_replay::ReplaySoftMaxFloatWork(kt, s.oriK, io);
+  } else {
+    lngrad_replay::SmxHalfWork io{want.src.data(), want.dst.data(), nullptr, nullptr,
+                                  nullptr,         nullptr,         work};
+    if constexpr (std::is_same_v<S, float>) {
+      io.sumF = want.sum.data(), io.maxF = want.max.data();
+    } else {
+      io.sumH = want.sum.data(), io.maxH = want.max.data();
+    }
+    lngrad_replay::ReplaySoftMaxHalfWork(kt, s.oriK, io);
+  }
+}
+
+int checksRun = 0;
+
+template <class T, class S>
+void Check(const char* soc, const Shape& s, uint32_t tmpBytes, How how, bool update,
+           uint32_t seed) {
+  constexpr bool kHH = std::is_same_v<T, Half> && std::is_same_v<S, Half>;
+  constexpr uint32_t kBlk = std::is_same_v<S, float> ? 8 : 16;
+  const bool v200 = std::string(soc) == "Ascend310P1";
+  SoftMaxTiling t{};
+  const uint32_t tilingM = how == How::kHost ? s.m : s.m + 1;
+  AscendC::SoftMaxFlashTilingFunc(ge::Shape({tilingM, s.k}), sizeof(S), tmpBytes, t, update);
+  const Io<T, S> in = Operands<T, S>(s, seed, kBlk, 32 / sizeof(T), update);
+  for (const bool stack : {false, true}) {
+    if (stack && tmpBytes % 32 != 0) continue;
+    SmxTiling kt;
+    if (how == How::kHost) {
+      std::memcpy(&kt, &t, sizeof kt);
+    } else {
+      kt = KernelTiling(tmpBytes / 4, s.m, s.k, kBlk, update);
+    }
+    SCOPED_TRACE(std::string(soc) + (std::is_same_v<T, float> ? " float" : " half") +
+                 (std::is_same_v<S, float> ? "/float" : "/half") + " m " + std::to_string(s.m) +
+                 " k " + std::to_string(s.k) + " oriK " + std::to_string(s.oriK) + " tmp " +
+                 std::to_string(tmpBytes) + (how == How::kHost ? " host" : " re-tile") +
+                 " splitM " + std::to_string(kt.splitM) + " tailM " + std::to_string(kt.tailM) +
+                 (update ? " update" : " no update") + (stack ? " stack" : " shared"));
+    if (kt.splitM == 0) return;  // no row fits the re-tile: the kit asserts
+    const Io<T, S> got = RunLngrad<T, S>(soc, s, update, stack, tmpBytes, t, in);
+    if (::testing::Test::HasFatalFailure()) return;
+    ++checksRun;
+    Io<T, S> want = in;
+    want.tmp.assign(tmpBytes, kFill);
+    want.stack.assign(got.stack.size(), kFill);
+    if (update) {
+      std::vector<uint8_t>& work = kHH && !stack ? want.stack : want.tmp;
+      const lngrad_replay::SflIo<T, S> io{in.src.data(),   want.dst.data(), want.sum.data(),
+                                          want.max.data(), want.em.data(),  in.inSum.data(),
+                                          in.inMax.data()};
+      ASSERT_TRUE((lngrad_replay::ReplaySoftmaxFlashUpdate<T, S>(kt, s.oriK, io, work, v200)));
+      EXPECT_NE(work, std::vector<uint8_t>(work.size(), kFill)) << "the replay wrote no scratch";
+    } else {
+      ReplayNoUpdate<T, S>(kt, s, want);
+    }
+    ExpectBytes(got.tmp, want.tmp, "work buffer");
+    ExpectBytes(got.stack, want.stack, "stack buffer (shared overload)");
+    ExpectBits(got.dst, want.dst, "dst");
+    ExpectBits(got.sum, want.sum, "sum");
+    ExpectBits(got.max, want.max, "max");
+    ExpectBits(got.em, want.em, "expMax");
+    ExpectBits(got.src, in.src, "src");
+    ExpectBits(got.inSum, in.inSum, "inSum");
+    ExpectBits(got.inMax, in.inMax, "inMax");
+  }
+}
+
+const Shape kShapes[] = {{1, 8, 8},      {3, 24, 20},   {1, 64, 64},   {5, 72, 70},
+                         {9, 136, 130},  {4, 200, 196}, {2, 520, 520}, {3, 600, 588},
+                         {17, 64, 64},   {40, 16, 16},  {11, 48, 48},  {2, 1040, 1030},
+                         {13, 128, 128}, {6, 256, 250}, {7, 192, 100}, {21, 96, 96}};
+
+template <class T, class S>
+void Sweep(const char* soc, bool update, uint32_t seed) {
+  checksRun = 0;
+  for (const Shape& s : kShapes) {
+    if (s.k * sizeof(T) % 32 != 0) continue;
+    const ge::Shape shape({s.m, s.k});
+    const uint32_t min = AscendC::GetSoftMaxFlashMinTmpSize(shape, sizeof(T), update, false);
+    const uint32_t max = std::min<uint32_t>(
+        AscendC::GetSoftMaxFlashMaxTmpSize(shape, sizeof(T), update, false), 40 * 1024);
+    // Half data with float statistics: the kernel takes a tiling of its own form only from the
+    // re-tile (the host's has half blocks).
+    const bool host = !(std::is_same_v<T, Half> && std::is_same_v<S, float>);
+    for (const uint32_t bytes : {min, min * 3 + 12, max}) {
+      if (host) Check<T, S>(soc, s, bytes, How::kHost, update, seed += 10);
+      Check<T, S>(soc, s, bytes, How::kRetile, update, seed += 10);
+    }
+  }
+  EXPECT_GT(checksRun, 30) << "calls compared";
+  std::printf("%s: %d calls compared\n", soc, checksRun);
+}
+
+TEST(SoftmaxFlashScratchReplay, UpdateFloatOn2201) {
+  Sweep<float, float>("Ascend910B1", true, 100);
+}
+TEST(SoftmaxFlashScratchReplay, UpdateHalfOn2201) { Sweep<Half, Half>("Ascend910B1", true, 200); }
+TEST(SoftmaxFlashScratchReplay, UpdateHalfFloatStatisticsOn2201) {
+  Sweep<Half, float>("Ascend910B1", true, 300);
+}
+TEST(SoftmaxFlashScratchReplay, UpdateFloatOn2002) {
+  Sweep<float, float>("Ascend310P1", true, 400);
+}
+TEST(SoftmaxFlashScratchReplay, UpdateHalfOn2002) { Sweep<Half, Half>("Ascend310P1", true, 500); }
+TEST(SoftmaxFlashScratchReplay, UpdateHalfFloatStatisticsOn2002) {
+  Sweep<Half, float>("Ascend310P1", true, 600);
+}
+TEST(SoftmaxFlashScratchReplay, NoUpdateOn2201) {
+  Sweep<float, float>("Ascend910B1", false, 700);
+  Sweep<Half, Half>("Ascend910B1", false, 800);
+  Sweep<Half, float>("Ascend910B1", false, 900);
+}
+
+// The update's row max is ReduceMaxLastNDImpl's (each chunk's block maxima, Max(acc, chunk),
+// the tail's Max(acc, tail); a NaN or a zero tie gives the later operand): a NaN at column 0 is
+// dropped by chunk 1's Max, one in the tail wins, -0 then +0 gives +0. lngrad folded the row
+// left to right before (NaN kept from column 0, lost from the tail; -0 kept).
+TEST(SoftmaxFlashScratchReplay, UpdateRowMaxFollowsReduceMaxLastNDImpl) {
+  const Shape s{3, 128, 120};
+  for (const char* soc : {"Ascend910B1", "Ascend310P1"}) {
+    SCOPED_TRACE(soc);
+    std::vector<float> src = Uniform(7, uint64_t{s.m} * s.k, -4.0f, 4.0f);
+    src[0] = NAN;                 // row 0, chunk 0
+    src[s.k + s.oriK - 1] = NAN;  // row 1, the tail
+    for (uint32_t c = 0; c < s.k; ++c) src[2 * s.k + c] = c == 0 ? -0.0f : 0.0f;
+    Io<float, float> in;
+    in.src = src;
+    in.dst.assign(uint64_t{s.m} * s.k + kPast, -77.0f);
+    in.sum.assign(s.m * 8, 2.0f);
+    in.max.assign(s.m * 8, 2.0f);
+    in.em.assign(s.m * 8, 2.0f);
+    in.inSum.assign(s.m * 8, 1.0f);
+    in.inMax.assign(s.m * 8, -INFINITY);
+    SoftMaxTiling t{};
+    AscendC::SoftMaxFlashTilingFunc(ge::Shape({s.m, s.k}), 4, 8192, t, true);
+    SmxTiling kt;
+    std::memcpy(&kt, &t, sizeof kt);
+    const Io<float, float> got = RunLngrad<float, float>(soc, s, true, false, 8192, t, in);
+    Io<float, float> want = in;
+    std::vector<uint8_t> work(8192, kFill);
+    ASSERT_TRUE((lngrad_replay::ReplaySoftmaxFlashUpdate<float, float>(
+        kt, s.oriK,
+        {in.src.data(), want.dst.data(), want.sum.data(), want.max.data(), want.em.data(),
+         in.inSum.data(), in.inMax.data()},
+        work, std::string(soc) == "Ascend310P1")));
+    ExpectBits(got.max, want.max, "max");
+    ExpectBits(got.dst, want.dst, "dst");
+    ExpectBytes(got.tmp, work, "work buffer");
+    EXPECT_FALSE(std::isnan(got.max[0])) << "row 0: chunk 1's Max drops column 0's NaN";
+    EXPECT_TRUE(std::isnan(got.max[8])) << "row 1: the tail's Max keeps its NaN";
+    EXPECT_EQ(Bits(got.max[16]), 0u) << "row 2: Max(-0, +0) gives +0";
+  }
+}
+
+// The statistics updated in place (inSum = sum, inMax = max, as the kit's flash samples pass
+// them): each split copies inMax and inSum into the buffer before it writes max and sum.
+template <class T, class S>
+void CheckInPlace(const char* soc, const Shape& s, uint32_t seed) {
+  constexpr uint32_t kBlk = std::is_same_v<S, float> ? 8 : 16;
+  const uint32_t bytes = 3000;
+  SoftMaxTiling t{};
+  AscendC::SoftMaxFlashTilingFunc(ge::Shape({s.m + 1, s.k}), sizeof(S), bytes, t, true);
+  const SmxTiling kt = KernelTiling(bytes / 4, s.m, s.k, kBlk, true);
+  Io<T, S> in = Operands<T, S>(s, seed, kBlk, 32 / sizeof(T), true);
+  in.sum = in.inSum;
+  in.max = in.inMax;
+  const Io<T, S> got = RunLngrad<T, S>(soc, s, true, false, bytes, t, in, true);
+  Io<T, S> want = in;
+  want.tmp.assign(bytes, kFill);
+  want.stack.assign(got.stack.size(), kFill);
+  constexpr bool kHH = std::is_same_v<T, Half> && std::is_same_v<S, Half>;
+  std::vector<uint8_t>& work = kHH ? want.stack : want.tmp;
+  ASSERT_TRUE((lngrad_replay::ReplaySoftmaxFlashUpdate<T, S>(
+      kt, s.oriK,
+      {in.src.data(), want.dst.data(), want.sum.data(), want.max.data(), want.em.data(),
+       want.sum.data(), want.max.data()},
+      work, std::string(soc) == "Ascend310P1")));
+  ExpectBytes(got.tmp, want.tmp, "work buffer");
+  ExpectBytes(got.stack, want.stack, "stack buffer");
+  ExpectBits(got.dst, want.dst, "dst");
+  ExpectBits(got.sum, want.sum, "sum");
+  ExpectBits(got.max, want.max, "max");
+  ExpectBits(got.em, want.em, "expMax");
+}
+
+TEST(SoftmaxFlashScratchReplay, UpdateInPlaceStatistics) {
+  for (const char* soc : {"Ascend910B1", "Ascend310P1"}) {
+    SCOPED_TRACE(soc);
+    CheckInPlace<float, float>(soc, {9, 136, 130}, 11);
+    CheckInPlace<Half, Half>(soc, {9, 144, 130}, 12);
+    CheckInPlace<Half, float>(soc, {9, 144, 130}, 13);
+  }
+}
+
+// isBasicBlock on 2201, half data: SoftmaxFlashBasicBlock computes the rangeM full splits, the
+// tail split runs the generic update's tail code, so its rows' results are the generic replay's
+// (their row max in ReduceMaxLastNDImpl's order; lngrad's row model folded left to right before).
+TEST(SoftmaxFlashScratchReplay, BasicBlockHalfTailSplitFollowsTheGenericOrder) {
+  const Shape s{10, 128, 128};
+  Io<Half, Half> in = Operands<Half, Half>(s, 31, 16, 16, true);
+  for (uint32_t c = 0; c < s.k; ++c) {
+    in.src[8 * s.k + c] = lngrad_replay::FromFloat<Half>(c == 0 ? NAN : float(c % 7) - 3.0f);
+    in.src[9 * s.k + c] = lngrad_replay::FromFloat<Half>(c == 0 ? -0.0f : 0.0f);
+  }
+  for (uint32_t l = 0; l < 32; ++l)
+    in.inMax[8 * 16 + l] = lngrad_replay::FromFloat<Half>(-INFINITY);
+  const SmxTiling kt = KernelTiling(4 * (4 * 16 + 2 * s.k), s.m, s.k, 16, true);  // 4 rows a split
+  ASSERT_EQ(kt.tailM, 2u);
+  SoftMaxTiling t{};
+  std::memcpy(static_cast<void*>(&t), &kt, sizeof kt);
+  Io<Half, Half> got = in;
+  lngrad::aicore::LaunchOptions opts;
+  opts.soc = "Ascend910B1";
+  const uint64_t n = uint64_t{s.m} * s.k;
+  const auto status = lngrad::aicore::Launch(
+      1,
+      [&] {
+        AscendC::TPipe pipe;
+        AscendC::TBuf<> b[7], tb;
+        const uint64_t sizes[7] = {n * 2, n * 2, 320, 320, 320, 320, 320};
+        for (int i = 0; i < 7; ++i) pipe.InitBuffer(b[i], Al(sizes[i]));
+        pipe.InitBuffer(tb, 2800);
+        LocalTensor<half> x[7];
+        for (int i = 0; i < 7; ++i) x[i] = b[i].Get<half>();
+        Load(x[0], in.src), Load(x[2], in.em), Load(x[3], in.sum), Load(x[4], in.max);
+        Load(x[5], in.inSum), Load(x[6], in.inMax);
+        x[0].SetSize(static_cast<uint32_t>(n));
+        x[1].SetSize(static_cast<uint32_t>(n));
+        const AscendC::SoftMaxShapeInfo si{s.m, s.k, s.m, s.k};
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+        AscendC::SoftmaxFlash<half, false, true>(x[1], x[3], x[4], x[0], x[2], x[5], x[6],
+                                                 tb.Get<uint8_t>(), t, true, si);
+#pragma GCC diagnostic pop
+        got.dst.resize(n);
+        Keep(x[1], got.dst), Keep(x[2], got.em), Keep(x[3], got.sum), Keep(x[4], got.max);
+      },
+      opts);
+  ASSERT_TRUE(status.ok()) << status.message();
+  Io<Half, Half> want = in;
+  std::vector<uint8_t> stackImage(64 * 1024, kFill);
+  ASSERT_TRUE((lngrad_replay::ReplaySoftmaxFlashUpdate<Half, Half>(
+      kt, s.oriK,
+      {in.src.data(), want.dst.data(), want.sum.data(), want.max.data(), want.em.data(),
+       in.inSum.data(), in.inMax.data()},
+      stackImage, false)));
+  const uint64_t r0 = uint64_t{kt.rangeM} * kt.splitM;
+  const auto rows = [](const std::vector<Half>& v, uint64_t from, uint64_t to) {
+    return std::vector<Half>(v.begin() + static_cast<std::ptrdiff_t>(from),
+                             v.begin() + static_cast<std::ptrdiff_t>(to));
+  };
+  ExpectBits(rows(got.dst, r0 * s.k, n), rows(want.dst, r0 * s.k, n), "the tail split's dst");
+  ExpectBits(rows(got.max, r0 * 16, s.m * 16), rows(want.max, r0 * 16, s.m * 16), "max");
+  ExpectBits(rows(got.sum, r0 * 16, s.m * 16), rows(want.sum, r0 * 16, s.m * 16), "sum");
+  ExpectBits(rows(got.em, r0 * 16, s.m * 16), rows(want.em, r0 * 16, s.m * 16), "expMax");
+}
+
+// Without update, a tiling for another shape makes the kernel re-tile (SoftMaxFlashTilingFunc
+// over the buffer's floats w: w / (2 blk + 2 srcK) rows per split), which asserts at least one
+// row: checked mode refuses a buffer below that (tmp_buffer), as it does with update.
+TEST(SoftmaxFlashScratchReplay, NoUpdateRetileWithoutARowIsRefused) {
+  const Shape s{4, 200, 200};
+  SoftMaxTiling t{};
+  AscendC::SoftMaxFlashTilingFunc(ge::Shape({1, s.k}), 4, 8192, t, false);
+  const uint32_t bytes = (2 * 8 + 2 * s.k) * 4 - 32;
+  for (const char* soc : {"Ascend910B1", "Ascend310P1"}) {
+    lngrad::aicore::LaunchOptions opts;
+    opts.soc = soc;
+    const auto status = lngrad::aicore::Launch(
+        1,
+        [&] {
+          AscendC::TPipe pipe;
+          AscendC::TBuf<> b, st, tb;
+          pipe.InitBuffer(b, 4 * s.m * s.k * 4);
+          pipe.InitBuffer(st, 6 * s.m * 32);
+          pipe.InitBuffer(tb, bytes);
+          const LocalTensor<float> x = b.Get<float>(), stat = st.Get<float>();
+          LocalTensor<float> src = x, dst = x[s.m * s.k];
+          src.SetSize(s.m * s.k);
+          dst.SetSize(s.m * s.k);
+          const uint32_t sr = s.m * 8;
+          const AscendC::SoftMaxShapeInfo si{s.m, s.k, s.m, s.k};
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+          AscendC::SoftmaxFlash<float>(dst, stat, stat[sr], src, stat[2 * sr], stat[3 * sr],
+                                       stat[4 * sr], tb.Get<uint8_t>(), t, false, si);
+#pragma GCC diagnostic pop
+        },
+        opts);
+    EXPECT_FALSE(status.ok()) << soc;
+    EXPECT_NE(status.message().find("tmp_buffer"), std::string::npos) << status.message();
+  }
+}
+
+}  // namespace
