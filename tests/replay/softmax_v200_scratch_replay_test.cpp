@@ -8,8 +8,8 @@
 // thousand elements). Inputs: softmax_replay_util.h's, rows whose maximum is -0 (the 2002 Adds 0
 // stores it as +0 where the split has more than one row or oriSrcK is in [64, 128)), NaN rows,
 // and NaN, +-inf, +-0 and subnormals in the padding columns. Compared bit for bit: dst and 40
-// elements past it, src, the statistics and 40 past them, and (the *Work* tests) the whole work
-// buffer, whose bytes the kit does not write keep their 0xa5 fill.
+// elements past it, src, the statistics and 40 past them, and the whole work buffer, whose bytes
+// the kit does not write keep their 0xa5 fill.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -44,7 +44,7 @@ enum class Api { kSoftMax, kLog, kSimple };
 // One case: data T, statistics S (none: stats false), the API and its options.
 struct Case {
   Api api = Api::kSoftMax;
-  bool stats = true, reuse = false, stack = false, host = false, work = false;
+  bool stats = true, reuse = false, stack = false, host = false;
   uint32_t tmpBytes = 0;
 };
 
@@ -239,7 +239,7 @@ void Compare(const Shape& s, const Case& c, uint32_t seed) {
   ExpectSame(got.src, want.src, sizeof(T), "src");
   ExpectSame(got.sum, want.sum, sizeof(S), "sum");
   ExpectSame(got.max, want.max, sizeof(S), "max");
-  if (c.work) ExpectSame(got.tmp, want.tmp, 4, "work buffer");
+  ExpectSame(got.tmp, want.tmp, 4, "work buffer");
 }
 
 const std::vector<Shape> kFloatShapes = {
@@ -287,23 +287,23 @@ Case Results(Api api, bool stats, bool reuse = false) {
   return c;
 }
 
-TEST(SoftMaxV200Replay, FloatResults) {
+TEST(SoftMaxV200Replay, FloatResultsAndWork) {
   Sweep<float, float>(Results(Api::kSoftMax, true), 100);
   Sweep<float, float>(Results(Api::kSoftMax, false), 200);
 }
 TEST(SoftMaxV200Replay, FloatReuseSourceIsNotRead) {
   Sweep<float, float>(Results(Api::kSoftMax, false, true), 300);
 }
-TEST(SoftMaxV200Replay, HalfResults) {
+TEST(SoftMaxV200Replay, HalfResultsAndWork) {
   Sweep<rp::Half, rp::Half>(Results(Api::kSoftMax, true), 400);
   Sweep<rp::Half, float>(Results(Api::kSoftMax, true), 500);
   Sweep<rp::Half, rp::Half>(Results(Api::kSoftMax, false), 600);
 }
-TEST(SoftMaxV200Replay, LogSoftMaxResults) {
+TEST(SoftMaxV200Replay, LogSoftMaxResultsAndWork) {
   Sweep<float, float>(Results(Api::kLog, true), 700);
   Sweep<rp::Half, rp::Half>(Results(Api::kLog, true), 800);
 }
-TEST(SoftMaxV200Replay, SimpleSoftMaxHalfResults) {
+TEST(SoftMaxV200Replay, SimpleSoftMaxHalfResultsAndWork) {
   Sweep<rp::Half, rp::Half>(Results(Api::kSimple, true), 900);
   Sweep<rp::Half, float>(Results(Api::kSimple, true), 1000);
 }

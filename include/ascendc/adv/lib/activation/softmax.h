@@ -324,10 +324,13 @@ void SoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
   } else if (!basic) {  // the generic loop: the re-tile's splits cover oriSrcM rows
     d.m = sd::GenericSplitRows("SoftMax", "dstTensor, sumTensor and maxTensor", tiling, kt, d);
   }
-  // The work buffer of the generic loop on 2201 (softmax_work.h); elsewhere marked.
+  // The work buffer of the generic loop on 2201 (softmax_work.h) and 2002 (softmax_v200_work.h);
+  // elsewhere marked.
   if constexpr (config.oriSrcM == 0 || config.oriSrcK == 0) {
-    if (!basic && sd::SoftMaxWork<D, U>("SoftMax", loc, kt, d, srcTensor, &sumTensor, &maxTensor,
-                                        sharedTmpBuffer)) {
+    if (!basic && (sd::SoftMaxWork<D, U>("SoftMax", loc, kt, d, srcTensor, &sumTensor,
+                                         &maxTensor, sharedTmpBuffer) ||
+                   sd::SoftMaxWorkV200<D, U>("SoftMax", loc, kt, d, srcTensor, &sumTensor,
+                                             &maxTensor, sharedTmpBuffer))) {
       leave.Modelled();
     }
   }
@@ -376,10 +379,13 @@ void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
     }
   }
   d.m = sd::GenericSplitRows("SoftMax", "dstTensor", tiling, kt, d);
-  // SingleSoftMaxImpl's work buffer on 2201 (softmax_work.h; any isBasicBlock); elsewhere marked.
+  // SingleSoftMaxImpl's work buffer on 2201 and 2002 (softmax_work.h, softmax_v200_work.h; any
+  // isBasicBlock); elsewhere marked.
   if constexpr (config.oriSrcM == 0 || config.oriSrcK == 0) {
     if (sd::SoftMaxWork<T, T>("SoftMax", loc, kt, d, srcTensor, nullptr, nullptr,
-                              sharedTmpBuffer)) {
+                              sharedTmpBuffer) ||
+        sd::SoftMaxWorkV200<T, T>("SoftMax", loc, kt, d, srcTensor, nullptr, nullptr,
+                                  sharedTmpBuffer)) {
       leave.Modelled();
     }
   }
