@@ -51,7 +51,8 @@ void Accumulate(Op op, const float* x, float* acc, const Split& s) {
   const uint32_t chunks = s.oriK / kRep, tail = s.oriK % kRep;
   if (s.oriK >= 8 * kRep) {  // BigBlockReduce: 8 BlockReduce repeats, then Op(chunk, acc)
     for (uint32_t r = 0; r < s.m; ++r) {
-      for (uint32_t l = 0; l < kRep; ++l) acc[r * kRep + l] = Lanes(op, x + r * s.srcK + kBlk * l, kBlk);
+      for (uint32_t l = 0; l < kRep; ++l)
+        acc[r * kRep + l] = Lanes(op, x + r * s.srcK + kBlk * l, kBlk);
     }
     for (uint32_t r = 0; r < s.m; ++r) {
       for (uint32_t c = 8; c < chunks; ++c) {
@@ -101,7 +102,8 @@ void BroadCastNd(float* acc, const float* stat, uint32_t m) {
     std::memcpy(in, a, sizeof in);
     for (uint32_t j = 0; j < kBlk; ++j) {
       for (uint32_t h = 0; h < 2; ++h) {
-        for (uint32_t e = 0; e < kBlk; ++e) a[(2 * j + h) * kBlk + e] = in[(kBlk * h + e) * kBlk + j];
+        for (uint32_t e = 0; e < kBlk; ++e)
+          a[(2 * j + h) * kBlk + e] = in[(kBlk * h + e) * kBlk + j];
       }
     }
   }
@@ -158,8 +160,8 @@ void CastStat(S* out, const float* from, uint32_t n) {
 }
 
 template <class T, class S>
-void OneSplit(const SmxTiling& t, uint32_t oriK, const V200Io<T, S>& io, uint32_t m,
-              uint64_t off1, uint64_t off2) {
+void OneSplit(const SmxTiling& t, uint32_t oriK, const V200Io<T, S>& io, uint32_t m, uint64_t off1,
+              uint64_t off2) {
   constexpr bool kHalf = std::is_same_v<T, Half>;
   const bool stats = io.sum != nullptr;
   const Split s{m, oriK, t.splitK, t.reduceK};

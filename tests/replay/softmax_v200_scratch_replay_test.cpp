@@ -188,8 +188,8 @@ Mem Run(const Shape& s, const Case& c, const Mem& in, const SoftMaxTiling& tilin
   return g;
 }
 
-void ExpectSame(const std::vector<uint8_t>& got, const std::vector<uint8_t>& want,
-                uint32_t elem, const std::string& what) {
+void ExpectSame(const std::vector<uint8_t>& got, const std::vector<uint8_t>& want, uint32_t elem,
+                const std::string& what) {
   ASSERT_EQ(got.size(), want.size()) << what;
   const auto at = std::mismatch(got.begin(), got.end(), want.begin());
   if (at.first == got.end()) return;
@@ -201,8 +201,9 @@ void ExpectSame(const std::vector<uint8_t>& got, const std::vector<uint8_t>& wan
 
 template <class T, class S>
 void Compare(const Shape& s, const Case& c, uint32_t seed) {
-  const char* api = c.api == Api::kLog ? "LogSoftMax" : c.api == Api::kSimple ? "SimpleSoftMax"
-                                                                               : "SoftMax";
+  const char* api = c.api == Api::kLog      ? "LogSoftMax"
+                    : c.api == Api::kSimple ? "SimpleSoftMax"
+                                            : "SoftMax";
   const std::string what =
       std::string(api) + (std::is_same_v<T, float> ? "<float" : "<half") +
       (c.stats ? (std::is_same_v<S, float> ? ", float stats" : ", half stats") : ", no stats") +
@@ -243,13 +244,13 @@ void Compare(const Shape& s, const Case& c, uint32_t seed) {
 }
 
 const std::vector<Shape> kFloatShapes = {
-    {1, 8, 8},     {1, 64, 64},   {1, 72, 70},     {1, 600, 600},    {3, 24, 20},  {8, 64, 64},
-    {9, 200, 130}, {5, 136, 136}, {2, 192, 192},   {13, 1040, 1030}, {40, 64, 60}, {17, 264, 260},
+    {1, 8, 8},     {1, 64, 64},   {1, 72, 70},     {1, 600, 600},    {3, 24, 20},   {8, 64, 64},
+    {9, 200, 130}, {5, 136, 136}, {2, 192, 192},   {13, 1040, 1030}, {40, 64, 60},  {17, 264, 260},
     {33, 16, 16},  {37, 96, 90},  {2, 4096, 4090}, {11, 512, 512},   {6, 328, 321}, {12, 80, 72}};
-const std::vector<Shape> kHalfShapes = {{1, 16, 16},      {1, 64, 64},     {1, 80, 70},    {1, 608, 600},
-                             {3, 32, 20},      {8, 64, 64},     {9, 208, 130},  {5, 144, 136},
-                             {13, 1040, 1030}, {40, 64, 60},    {17, 272, 260}, {33, 16, 16},
-                             {37, 96, 90},     {2, 2048, 2000}, {6, 336, 321},  {12, 80, 72}};
+const std::vector<Shape> kHalfShapes = {
+    {1, 16, 16},   {1, 64, 64},     {1, 80, 70},      {1, 608, 600}, {3, 32, 20},    {8, 64, 64},
+    {9, 208, 130}, {5, 144, 136},   {13, 1040, 1030}, {40, 64, 60},  {17, 272, 260}, {33, 16, 16},
+    {37, 96, 90},  {2, 2048, 2000}, {6, 336, 321},    {12, 80, 72}};
 
 // The minimum (GetSoftMaxMinTmpSize, which checked mode asks for), one no multiple of 32, large.
 std::vector<uint32_t> Sizes(const Shape& s, uint32_t typeSize) {

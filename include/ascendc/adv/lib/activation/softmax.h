@@ -327,8 +327,8 @@ void SoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
   // The work buffer of the generic loop on 2201 (softmax_work.h) and 2002 (softmax_v200_work.h);
   // elsewhere marked.
   if constexpr (config.oriSrcM == 0 || config.oriSrcK == 0) {
-    if (!basic && (sd::SoftMaxWork<D, U>("SoftMax", loc, kt, d, srcTensor, &sumTensor,
-                                         &maxTensor, sharedTmpBuffer) ||
+    if (!basic && (sd::SoftMaxWork<D, U>("SoftMax", loc, kt, d, srcTensor, &sumTensor, &maxTensor,
+                                         sharedTmpBuffer) ||
                    sd::SoftMaxWorkV200<D, U>("SoftMax", loc, kt, d, srcTensor, &sumTensor,
                                              &maxTensor, sharedTmpBuffer))) {
       leave.Modelled();

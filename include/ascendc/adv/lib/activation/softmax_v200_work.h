@@ -63,7 +63,8 @@ inline void V200Pass(WorkOp op, const float* x, uint32_t k, uint32_t m, uint32_t
     const float* row = x + uint64_t{r} * k;
     if (copy) {  // FirstBlockCopyImpl's Adds 0, then the tail
       for (uint32_t l = 0; l < kLanes; ++l) acc[l] = row[l] + 0.0f;
-      for (uint32_t l = kLanes; l < oriK; ++l) acc[l - kLanes] = WorkApply(op, acc[l - kLanes], row[l]);
+      for (uint32_t l = kLanes; l < oriK; ++l)
+        acc[l - kLanes] = WorkApply(op, acc[l - kLanes], row[l]);
     } else {
       WorkLanes(op, row, oriK, m <= oriK / kLanes, acc);
       if (op == WorkOp::kMax && oriK >= 8 * kLanes) {
@@ -128,9 +129,9 @@ bool SoftMaxWorkV200(const char* api, SrcLoc loc, const AscendC::tiling::SoftMax
   const bool stats = sumT != nullptr;
   const WorkLayout w = WorkLayoutOf<T, U>(t, stats);
   const bool k16 = t.reduceK == 16 && std::is_same_v<T, half> && w.statIn;
-  if (detail::rep::RunningArch() != NpuArch::k2002 || (t.reduceK != 8 && !k16) ||
-      t.splitM == 0 || tmp.View().ptr == nullptr || d.k == 0 || d.oriK == 0 || d.oriK > d.k ||
-      t.splitK != d.k || t.srcK != d.k || !V200Follows(t, d)) {
+  if (detail::rep::RunningArch() != NpuArch::k2002 || (t.reduceK != 8 && !k16) || t.splitM == 0 ||
+      tmp.View().ptr == nullptr || d.k == 0 || d.oriK == 0 || d.oriK > d.k || t.splitK != d.k ||
+      t.srcK != d.k || !V200Follows(t, d)) {
     return false;
   }
   CheckShape<T>(api, d);
