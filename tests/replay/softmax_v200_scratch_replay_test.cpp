@@ -39,7 +39,9 @@ constexpr uint8_t kFill = 0xa5;
 constexpr uint32_t kPast = 40;
 constexpr const char* kSoc = "Ascend310P1";
 
-enum class Api { kSoftMax, kLog, kSimple };
+// kFlash: SoftmaxFlash without update, whose membase code is SoftMaxNDImpl's with statistics
+// (results only: its work buffer stays marked).
+enum class Api { kSoftMax, kLog, kSimple, kFlash };
 
 // One case: data T, statistics S (none: stats false), the API and its options.
 struct Case {
@@ -127,6 +129,11 @@ void Call(const Case& c, const LocalTensor<Dev<T>>& dst, const LocalTensor<Dev<S
     if constexpr (std::is_same_v<T, S>) {
       AscendC::LogSoftMax<DT>(dst, sum, max, src, tmp, LogSoftMaxTiling{}, shape);
     }
+  } else if (c.api == Api::kFlash) {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    AscendC::SoftmaxFlash<DT>(dst, sum, max, src, dst, sum, max, tmp, tiling, false, shape);
+#pragma GCC diagnostic pop
   } else if (c.api == Api::kSimple) {
     if (c.stack) {
       AscendC::SimpleSoftMax<DT>(dst, sum, max, src, tiling, shape);
@@ -203,6 +210,7 @@ template <class T, class S>
 void Compare(const Shape& s, const Case& c, uint32_t seed) {
   const char* api = c.api == Api::kLog      ? "LogSoftMax"
                     : c.api == Api::kSimple ? "SimpleSoftMax"
+                    : c.api == Api::kFlash  ? "SoftmaxFlash"
                                             : "SoftMax";
   const std::string what =
       std::string(api) + (std::is_same_v<T, float> ? "<float" : "<half") +
@@ -240,7 +248,7 @@ void Compare(const Shape& s, const Case& c, uint32_t seed) {
   ExpectSame(got.src, want.src, sizeof(T), "src");
   ExpectSame(got.sum, want.sum, sizeof(S), "sum");
   ExpectSame(got.max, want.max, sizeof(S), "max");
-  ExpectSame(got.tmp, want.tmp, 4, "work buffer");
+  if (c.api != Api::kFlash) ExpectSame(got.tmp, want.tmp, 4, "work buffer");
 }
 
 const std::vector<Shape> kFloatShapes = {
@@ -267,6 +275,7 @@ void Sweep(Case c, uint32_t seed) {
       c.tmpBytes = bytes;
       c.host = false;
       for (const bool stack : {false, true}) {
+        if (c.api == Api::kFlash) break;  // its host tiling only, below
         // The stack buffer comes in 32-byte blocks; LogSoftMax has no overload without one.
         if (stack && (bytes % 32 != 0 || c.api == Api::kLog)) continue;
         c.stack = stack;
@@ -307,6 +316,14 @@ TEST(SoftMaxV200Replay, LogSoftMaxResultsAndWork) {
 TEST(SoftMaxV200Replay, SimpleSoftMaxHalfResultsAndWork) {
   Sweep<rp::Half, rp::Half>(Results(Api::kSimple, true), 900);
   Sweep<rp::Half, float>(Results(Api::kSimple, true), 1000);
+}
+
+// SoftmaxFlash without update on 2002 runs SoftMaxNDImpl with statistics: its quotients too are
+// x * (1 / sum) (TransDivToMulImpl).
+TEST(SoftMaxV200Replay, SoftmaxFlashWithoutUpdateResults) {
+  Sweep<float, float>(Results(Api::kFlash, true), 1100);
+  Sweep<rp::Half, rp::Half>(Results(Api::kFlash, true), 1200);
+  Sweep<rp::Half, float>(Results(Api::kFlash, true), 1300);
 }
 
 }  // namespace
