@@ -29,6 +29,9 @@
 // copy. Later splits overwrite the start of what earlier ones left.
 #pragma once
 
+#include <algorithm>
+#include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "lib/activation/softmax_common.h"
