@@ -229,7 +229,13 @@ void ReplaySoftMax(const SmxTiling& t, uint32_t oriK, const T* src, T* dst, S* s
       ExpRow(x, basic ? t.splitK : oriK, &mx, &s, basic, rows, v200);
       StoreStat(max + o2, t.reduceK, mx);
       StoreStat(sum + o2, t.reduceK, s);
-      for (uint32_t c = 0; c < t.srcK; ++c) dst[o1 + c] = Store<T>(x[c] / s);
+      // v200's generic loop ends with TransDivToMulImpl: 1 / sum (Duplicate, Div), then a Mul
+      // (session 20, s2k: this replay divided there before, a misreading of
+      // softmax_generic_nd_impl.h's 2002 branch).
+      const float inv = 1.0f / s;
+      for (uint32_t c = 0; c < t.srcK; ++c) {
+        dst[o1 + c] = Store<T>(v200 && !basic ? x[c] * inv : x[c] / s);
+      }
     }
   };
   if (!basic) {

@@ -39,7 +39,8 @@ float SmxKitRowMax(const float* row, uint32_t k, uint32_t rows, bool v200);
 // SoftMax with statistics (SoftMaxNDExtImpl / SoftMaxGenericNDImpl). T = float or Half; S =
 // T, or float with T = Half. oriK = SoftMaxShapeInfo::oriSrcK. dst may be src. basic
 // (isBasicBlock, SoftMaxBasicBlock): rows reduced over splitK columns in BasicBlockAddImpl's
-// order, the rangeM full splits only (the basic-block path has no tail split).
+// order, the rangeM full splits only (the basic-block path has no tail split). v200 (2002): the
+// max's Adds 0 (SmxKitRowMax) and, outside basic, TransDivToMulImpl's x * (1 / sum).
 template <class T, class S>
 void ReplaySoftMax(const SmxTiling& t, uint32_t oriK, const T* src, T* dst, S* sum, S* max,
                    bool basic = false, bool v200 = false);

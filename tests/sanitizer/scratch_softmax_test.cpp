@@ -25,9 +25,10 @@ void ExpectLoud(const char* soc, const char* api, const Call& call, Then read = 
 // (softmax_common.h LeaveWorkBuffer): initcheck reports a read of it after the call (SoftmaxGrad
 // and SoftmaxGradFront ND write it: SoftmaxGradIsModelledNotMarked below). 8 rows of
 // 64 floats (halves for FlashV3): src in b, dst in a, the statistics in c and d. SoftMax<float>'s
-// and SoftMax<half>'s generic loops on 2201 write what the kit leaves (softmax_work.h;
-// SoftMaxIsModelledNotMarked), so its SoftMax examples here run on 2002 and, on 2201, with
-// isBasicBlock (still marked).
+// and SoftMax<half>'s generic loops on 2201 and 2002 write what the kit leaves (softmax_work.h,
+// softmax_v200_work.h; SoftMaxIsModelledNotMarked, SoftMaxOn2002IsModelledNotMarked), so its
+// SoftMax examples here take isBasicBlock (SoftMaxBasicBlock: still marked), and the family's
+// 2002 examples are that and SoftmaxGrad's NZ forms.
 constexpr uint32_t kSmM = 8, kSmK = 64;
 SoftMaxTiling SmTiling(uint32_t type_size) {
   SoftMaxTiling t;
@@ -39,24 +40,17 @@ LocalTensor<half> H(const LocalTensor<uint8_t>& t) { return t.ReinterpretCast<ha
 const SoftMaxShapeInfo kSmShape{kSmM, kSmK, kSmM, kSmK};
 
 TEST(ScratchInitcheck, SoftMaxFamilyReadAfterTheCall) {
-  ExpectLoud("Ascend310P1", "SoftMax", [](Ops& o) {
-    SoftMax<float>(F(o.a), F(o.c), F(o.d), F(o.b), o.tmp, SmTiling(4), kSmShape);
-  });
-  ExpectLoud("Ascend310P1", "SoftMax",
-             [](Ops& o) { SoftMax<float>(F(o.a), F(o.b), o.tmp, SmTiling(4), kSmShape); });
-  ExpectLoud("Ascend310P1", "LogSoftMax", [](Ops& o) {  // 2201's is modelled, every ND path
-    LogSoftMaxTiling t;
-    LogSoftMaxTilingFunc(ge::Shape({kSmM, kSmK}), 4, kTmpBytes, t);
-    LogSoftMax<float>(F(o.a), F(o.c), F(o.d), F(o.b), o.tmp, t, kSmShape);
-  });
-  ExpectLoud(k910, "SoftMax", [](Ops& o) {  // isBasicBlock (SoftMaxBasicBlock): still marked
-    SoftMax<float, false, true>(F(o.a), F(o.c), F(o.d), F(o.b), o.tmp, SmTiling(4), kSmShape);
+  // isBasicBlock (SoftMaxBasicBlock): still marked on both.
+  for (const char* soc : {k910, "Ascend310P1"}) {
+    ExpectLoud(soc, "SoftMax", [](Ops& o) {
+      SoftMax<float, false, true>(F(o.a), F(o.c), F(o.d), F(o.b), o.tmp, SmTiling(4), kSmShape);
+    });
+  }
+  // SimpleSoftMax<half>: the float copy, still marked on 2201 (2002's is modelled).
+  ExpectLoud(k910, "SimpleSoftMax", [](Ops& o) {
+    SimpleSoftMax<half>(H(o.a), H(o.c), H(o.d), H(o.b), o.tmp, SmTiling(2), kSmShape);
   });
   for (const char* soc : {k910, "Ascend310P1"}) {
-    ExpectLoud(soc, "SimpleSoftMax", [](Ops& o) {  // half data: the float copy, still marked
-      const auto h = [](const LocalTensor<uint8_t>& t) { return t.ReinterpretCast<half>(); };
-      SimpleSoftMax<half>(h(o.a), h(o.c), h(o.d), h(o.b), o.tmp, SmTiling(2), kSmShape);
-    });
     // SoftmaxFlashV2's generic split loop is modelled on 2201 (SoftmaxFlashV2IsModelledNotMarked),
     // its basic-block path is not, nor 2002.
     ExpectLoud(soc, "SoftmaxFlashV2", [](Ops& o) {
@@ -266,6 +260,33 @@ TEST(ScratchInitcheck, SoftMaxThenAnotherOnTheSameBufferIsClean) {
           SoftmaxGradFront<float>(F(o.c)[512], F(o.a), F(o.b), o.tmp, SmTiling(4), kSmShape);
         }).r);
   }
+}
+
+// The generic loops on 2002 (softmax_v200_work.h; replay.SoftMaxV200Replay.* compares the
+// buffer with the replay of membase/v200): SoftMax<float> and SoftMax<half> with and without
+// statistics, LogSoftMax<float>, SimpleSoftMax<half>; reading the buffer afterwards is clean.
+TEST(ScratchInitcheck, SoftMaxOn2002IsModelledNotMarked) {
+  const char* soc = "Ascend310P1";
+  ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [](Ops& o) {
+                SoftMax<float>(F(o.a), F(o.c), F(o.d), F(o.b), o.tmp, SmTiling(4), kSmShape);
+              }).r);
+  ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [](Ops& o) {
+                SoftMax<float>(F(o.a), F(o.b), o.tmp, SmTiling(4), kSmShape);
+              }).r);
+  ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [](Ops& o) {
+                SoftMax<half>(H(o.a), H(o.c), H(o.d), H(o.b), o.tmp, SmTiling(2), kSmShape);
+              }).r);
+  ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [](Ops& o) {
+                SoftMax<half>(H(o.a), H(o.b), o.tmp, SmTiling(2), kSmShape);
+              }).r);
+  ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [](Ops& o) {
+                LogSoftMaxTiling t;
+                LogSoftMaxTilingFunc(ge::Shape({kSmM, kSmK}), 4, kTmpBytes, t);
+                LogSoftMax<float>(F(o.a), F(o.c), F(o.d), F(o.b), o.tmp, t, kSmShape);
+              }).r);
+  ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [](Ops& o) {
+                SimpleSoftMax<half>(H(o.a), H(o.c), H(o.d), H(o.b), o.tmp, SmTiling(2), kSmShape);
+              }).r);
 }
 
 // SoftMax<float> and SoftMax<half> on 2201, the generic loop with and without statistics, and

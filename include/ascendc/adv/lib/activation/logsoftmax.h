@@ -37,8 +37,10 @@ void LogSoftMax(const LocalTensor<T>& dst, const LocalTensor<T>& sum, const Loca
   const SoftMaxTiling kt = sd::SoftMaxKernelTiling("LogSoftMax", none, d, softmaxShapeInfo,
                                                    sharedTmpBuffer, sizeof(T), sizeof(T), false);
   d.m = sd::GenericSplitRows("LogSoftMax", "dst, sum and max", none, kt, d);
-  // The work buffer on 2201 (softmax_work.h, LogSoftMaxNDImpl's splits); elsewhere marked.
-  if (sd::SoftMaxWork<T, T>("LogSoftMax", loc, kt, d, src, &sum, &max, sharedTmpBuffer, true)) {
+  // The work buffer on 2201 and 2002 (softmax_work.h, softmax_v200_work.h; LogSoftMaxNDImpl's
+  // splits); elsewhere marked.
+  if (sd::SoftMaxWork<T, T>("LogSoftMax", loc, kt, d, src, &sum, &max, sharedTmpBuffer, true) ||
+      sd::SoftMaxWorkV200<T, T>("LogSoftMax", loc, kt, d, src, &sum, &max, sharedTmpBuffer, true)) {
     leave.Modelled();
   }
   sd::SoftMaxRows<T, T>("LogSoftMax", false, sd::Finish::kLog, dst, &sum, &max, src,

@@ -225,6 +225,14 @@ void SimpleSoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& inSumT
   // one pass over srcM rows.
   if (!isBasicBlock && sizeof(D) == 2) {
     d.m = sd::GenericSplitRows("SimpleSoftMax", "dstTensor", tiling, kt, d);
+    // Its work buffer on 2002 (softmax_v200_work.h); elsewhere marked.
+    if constexpr (std::is_same_v<D, half> && !isDataFormatNZ &&
+                  (config.oriSrcM == 0 || config.oriSrcK == 0)) {
+      if (sd::SimpleSoftMaxWorkV200<U>("SimpleSoftMax", loc, kt, d, srcTensor, inSumTensor,
+                                       inMaxTensor, sharedTmpBuffer)) {
+        leave.Modelled();
+      }
+    }
   }
   sd::SimpleRows<D, U>(dstTensor, inSumTensor, inMaxTensor, srcTensor, &sharedTmpBuffer, d, loc,
                        sd::SimpleWholeRegisters(isBasicBlock, config.oriSrcM, config.oriSrcK, d.k));

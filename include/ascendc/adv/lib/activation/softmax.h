@@ -22,6 +22,7 @@
 #include "lib/activation/softmax_common.h"
 #include "lib/activation/softmax_nz.h"
 #include "lib/activation/softmax_work.h"
+#include "lib/activation/softmax_v200_work.h"
 
 namespace lngrad::aicore::softmax_detail {
 
@@ -89,6 +90,7 @@ void SoftMaxRows(const char* api, bool basic, Finish fin, const AscendC::LocalTe
   const uint32_t cols = StoredColumns(d);
   // 3510's srcK = 8 and 16 register paths store the exponentials of every column to src.
   const uint32_t reuseCols = RegBase() && (d.k == 8 || d.k == 16) ? d.k : cols;
+  const bool recip = fin == Finish::kDiv && !basic && V200Reciprocal();
   for (uint32_t r = 0; r < d.m; ++r) {
     LoadRow(x, src.HostPtr() + uint64_t{r} * d.k, d.k);
     const float mx = basicOrder || RegBase() ? RowMax(x.data(), redK)
@@ -97,7 +99,12 @@ void SoftMaxRows(const char* api, bool basic, Finish fin, const AscendC::LocalTe
     ExpInPlace(x);
     if (reuseSrc) StoreRow(src.HostPtr() + uint64_t{r} * d.k, x, reuseCols);
     const float sm = RowSum(x.data(), redK, basicOrder);
-    for (float& v : x) v = v / sm;
+    if (recip) {  // 2002's TransDivToMulImpl (softmax_v200_work.h)
+      const float inv = 1.0f / sm;
+      for (float& v : x) v = v * inv;
+    } else {
+      for (float& v : x) v = v / sm;
+    }
     if (fin == Finish::kLog) Log10InPlace(x);
     if (sum != nullptr) {
       PutStat(max->HostPtr(), r, mx);
@@ -317,10 +324,13 @@ void SoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
   } else if (!basic) {  // the generic loop: the re-tile's splits cover oriSrcM rows
     d.m = sd::GenericSplitRows("SoftMax", "dstTensor, sumTensor and maxTensor", tiling, kt, d);
   }
-  // The work buffer of the generic loop on 2201 (softmax_work.h); elsewhere marked.
+  // The work buffer of the generic loop on 2201 (softmax_work.h) and 2002 (softmax_v200_work.h);
+  // elsewhere marked.
   if constexpr (config.oriSrcM == 0 || config.oriSrcK == 0) {
-    if (!basic && sd::SoftMaxWork<D, U>("SoftMax", loc, kt, d, srcTensor, &sumTensor, &maxTensor,
-                                        sharedTmpBuffer)) {
+    if (!basic && (sd::SoftMaxWork<D, U>("SoftMax", loc, kt, d, srcTensor, &sumTensor, &maxTensor,
+                                         sharedTmpBuffer) ||
+                   sd::SoftMaxWorkV200<D, U>("SoftMax", loc, kt, d, srcTensor, &sumTensor,
+                                             &maxTensor, sharedTmpBuffer))) {
       leave.Modelled();
     }
   }
@@ -355,7 +365,7 @@ void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
   sd::Dims d = LNGRAD_SOFTMAX_DIMS(srcTensor);
   const bool basic = isBasicBlock && sd::RegBase();
   if (basic) sd::RefuseBasicK("SoftMax", d);
-  constexpr bool reuse = isReuseSource && std::is_same_v<T, float>;
+  const bool reuse = isReuseSource && std::is_same_v<T, float> && sd::ReusesSource();
   // The tiling the kernel runs: its re-tile takes float statistics (8 per row).
   const SoftMaxTiling kt = sd::SoftMaxKernelTiling("SoftMax", tiling, d, softmaxShapeInfo,
                                                    sharedTmpBuffer, sizeof(T), 4, isBasicBlock);
@@ -369,10 +379,13 @@ void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
     }
   }
   d.m = sd::GenericSplitRows("SoftMax", "dstTensor", tiling, kt, d);
-  // SingleSoftMaxImpl's work buffer on 2201 (softmax_work.h; any isBasicBlock); elsewhere marked.
+  // SingleSoftMaxImpl's work buffer on 2201 and 2002 (softmax_work.h, softmax_v200_work.h; any
+  // isBasicBlock); elsewhere marked.
   if constexpr (config.oriSrcM == 0 || config.oriSrcK == 0) {
     if (sd::SoftMaxWork<T, T>("SoftMax", loc, kt, d, srcTensor, nullptr, nullptr,
-                              sharedTmpBuffer)) {
+                              sharedTmpBuffer) ||
+        sd::SoftMaxWorkV200<T, T>("SoftMax", loc, kt, d, srcTensor, nullptr, nullptr,
+                                  sharedTmpBuffer)) {
       leave.Modelled();
     }
   }

@@ -1,0 +1,240 @@
+// lngrad: the SoftMax family's generic ND loops on 2002 (membase/v200): where their results differ
+// from 2201's, and (below) what they leave in the work buffer.
+//
+// Results: SoftMax's generic loop (SingleSoftMaxImpl without statistics, SoftMaxGenericNDImpl
+// with them) ends on 2002 with TransDivToMulImpl, not GenericDivNDImpl: Duplicate 1.0 and a Div
+// give the row's reciprocal 1 / sum (one rounding), and the Mul x * (1 / sum) a second; and its
+// SingleSoftMaxImpl has no isReuseSource branch, so src is only read. LogSoftMax and the
+// basic-block path keep the Div.
+//
+// Work buffer (SoftMaxWorkV200; SimpleSoftMaxWorkV200 for SimpleSoftMax<half>): each split runs
+// over the buffer in place. Where the pieces lie: as 2201 (softmax_work.h WorkLayoutOf: half
+// data's float copy at 0, the statistics block (no statistics tensors, or half ones) of
+// [splitM, reduceK] floats, then the 64-lane accumulators A). A reduction pass (the max, then the
+// sum over the exponentials) on 2002 (membase/v200 NewReduce{Max,Sum}LastNDImpl):
+// - oriK < 64: one masked WholeReduce per row, broadcast over the row's reduceK lanes (A not
+//   touched);
+// - else A[64 r + l] as on 2201 (softmax_work.h WorkLanes; [64, 128): FirstBlockCopyImpl's
+//   Adds 0, so -0 lanes are +0), then one row: WholeReduce of its lanes, Duplicate over reduceK;
+//   more rows (BasicBlockReduce*Impl): BlockReduce in place (A[8 r + b] the block extremes or
+//   sums of row r), a second BlockReduce into the block's first m floats, BroadCastNDImpl over
+//   A[0, 128 ceil(m / 8)): the Muls by 1.0 of the block's first 8 ceil(m / 8) floats (those
+//   past m are what the block held: the statistics' bytes, or the previous pass's) and the
+//   in-place TransDataTo5HD, which leaves float j of each group of 8 at A[128 g + 16 j, + 16)
+//   [inference: the 32-bit layout is documented only by a figure; the kit's Adds reads row j's
+//   value at 16 j, which only that layout gives]; then Adds 0 from A into the block (reduceK 8:
+//   block r from A's block 2 r; 16: the first 16 m floats).
+// SoftMax then writes 1 / sum over A[0, m reduceK) (TransDivToMulImpl's Duplicate and Div);
+// LogSoftMax divides (A keeps the sum's pass). Half data leaves the split's final floats in its
+// copy. Later splits overwrite the start of what earlier ones left.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <type_traits>
+#include <vector>
+
+#include "lib/activation/softmax_common.h"
+#include "lib/activation/softmax_work.h"
+
+namespace lngrad::aicore::softmax_detail {
+
+// Whether SoftMax's generic quotients are x * (1 / sum) (2002), not x / sum.
+inline bool V200Reciprocal() { return detail::rep::RunningArch() == NpuArch::k2002; }
+
+// Whether the float SoftMax without statistics writes exp(x - max) into src for isReuseSource
+// (membase/v220's SingleSoftMaxImpl; not membase/v200's).
+inline bool ReusesSource() { return detail::rep::RunningArch() != NpuArch::k2002; }
+
+// One reduction pass of a split of m rows (x: rows of stride k, oriK reduced) over the statistics
+// block st (dstK floats a row) and the accumulators a; hw: how far into a the pass wrote.
+inline void V200Pass(WorkOp op, const float* x, uint32_t k, uint32_t m, uint32_t oriK,
+                     uint32_t dstK, float* st, float* a, uint64_t& hw) {
+  const auto lanes = [op](const float* v, uint32_t n) {
+    return op == WorkOp::kSum ? ScalarTree64(v, n) : LaneMax(v, n);
+  };
+  if (oriK < kLanes) {
+    for (uint32_t r = 0; r < m; ++r) {
+      const float v = lanes(x + uint64_t{r} * k, oriK);
+      std::fill(st + uint64_t{r} * dstK, st + uint64_t{r} * dstK + dstK, v);
+    }
+    return;
+  }
+  const bool copy = oriK < 2 * kLanes;
+  for (uint32_t r = 0; r < m; ++r) {
+    float* acc = a + uint64_t{r} * kLanes;
+    const float* row = x + uint64_t{r} * k;
+    if (copy) {  // FirstBlockCopyImpl's Adds 0, then the tail
+      for (uint32_t l = 0; l < kLanes; ++l) acc[l] = row[l] + 0.0f;
+      for (uint32_t l = kLanes; l < oriK; ++l)
+        acc[l - kLanes] = WorkApply(op, acc[l - kLanes], row[l]);
+    } else {
+      WorkLanes(op, row, oriK, m <= oriK / kLanes, acc);
+      if (op == WorkOp::kMax && oriK >= 8 * kLanes) {
+        // BigBlockReduceMax's BlockReduceMax lanes as lngrad runs them (the first NaN wins),
+        // then Max(chunk, acc) and the tail as WorkLanes.
+        for (uint32_t l = 0; l < kLanes; ++l) acc[l] = LaneMax(row + 8 * l, 8);
+        for (uint32_t c = 8; c < oriK / kLanes; ++c) {
+          for (uint32_t l = 0; l < kLanes; ++l) acc[l] = WorkApply(op, row[c * kLanes + l], acc[l]);
+        }
+        for (uint32_t l = 0; l < oriK % kLanes; ++l) {
+          acc[l] = WorkApply(op, acc[l], row[oriK / kLanes * kLanes + l]);
+        }
+      }
+    }
+  }
+  hw = std::max<uint64_t>(hw, uint64_t{m} * kLanes);
+  if (m == 1) {
+    std::fill(st, st + dstK, lanes(a, kLanes));
+    return;
+  }
+  for (uint32_t r = 0; r < m; ++r) {  // BlockReduce in place, row by row
+    float b[8];
+    for (uint32_t q = 0; q < 8; ++q) {
+      b[q] = op == WorkOp::kSum ? Tree8(a + uint64_t{r} * kLanes + 8 * q)
+                                : LaneMax(a + uint64_t{r} * kLanes + 8 * q, 8);
+    }
+    std::copy(b, b + 8, a + uint64_t{r} * 8);
+  }
+  for (uint32_t r = 0; r < m; ++r) {
+    st[r] = op == WorkOp::kSum ? Tree8(a + uint64_t{r} * 8) : LaneMax(a + uint64_t{r} * 8, 8);
+  }
+  const uint32_t groups = (m + 7) / 8;
+  for (uint32_t g = 0; g < groups; ++g) {  // BroadCastNDImpl: Muls 1.0, TransDataTo5HD
+    for (uint32_t j = 0; j < 8; ++j) {
+      const float v = st[8 * g + j] * 1.0f;
+      std::fill(a + 128 * g + 16 * j, a + 128 * g + 16 * j + 16, v);
+    }
+  }
+  for (uint32_t r = 0; r < m; ++r) {  // Adds 0
+    const float* from = a + (dstK == 8 ? 16 * uint64_t{r} : uint64_t{r} * dstK);
+    for (uint32_t e = 0; e < dstK; ++e) st[uint64_t{r} * dstK + e] = from[e] + 0.0f;
+  }
+}
+
+// Whether the 2002 sequence over a split is modelled: the kit's uint8_t repeat counts and
+// strides hold (rows of a split below 256 where [128, 512) columns reduce; srcK / 8 at most 255
+// where [64, 512) do).
+inline bool V200Follows(const AscendC::tiling::SoftMaxTiling& t, const Dims& d) {
+  const bool mid = d.oriK >= kLanes && d.oriK < 8 * kLanes;
+  return !(mid && (d.k / 8 > 255 || (d.oriK >= 2 * kLanes && t.splitM > 255)));
+}
+
+// SoftMax (log: LogSoftMax) on 2002: writes what the kit's splits of t leave in the work buffer
+// (header); sum/max: the statistics tensors (nullptr: none), read as they stand (the Muls reads
+// their blocks past a split's rows). False (nothing written, the buffer stays marked) on other
+// arches and where not modelled (SoftMaxWork's conditions, V200Follows).
+template <typename T, typename U>
+bool SoftMaxWorkV200(const char* api, SrcLoc loc, const AscendC::tiling::SoftMaxTiling& t,
+                     const Dims& d, const AscendC::LocalTensor<T>& srcT,
+                     const AscendC::LocalTensor<U>* sumT, const AscendC::LocalTensor<U>* maxT,
+                     const AscendC::LocalTensor<uint8_t>& tmp, bool log = false) {
+  const bool stats = sumT != nullptr;
+  const WorkLayout w = WorkLayoutOf<T, U>(t, stats);
+  const bool k16 = t.reduceK == 16 && std::is_same_v<T, half> && w.statIn;
+  if (detail::rep::RunningArch() != NpuArch::k2002 || (t.reduceK != 8 && !k16) || t.splitM == 0 ||
+      tmp.View().ptr == nullptr || d.k == 0 || d.oriK == 0 || d.oriK > d.k || t.splitK != d.k ||
+      t.srcK != d.k || !V200Follows(t, d)) {
+    return false;
+  }
+  CheckShape<T>(api, d);
+  const uint32_t dstK = t.reduceK;
+  const uint64_t accFloats = std::max<uint64_t>(uint64_t{t.splitM} * kLanes, t.splitM * dstK);
+  if (!WorkFits(t, d, w.tmpAt + accFloats, srcT, sumT, maxT, tmp)) return false;
+  auto* work = reinterpret_cast<float*>(tmp.HostPtr());
+  float* acc = work + w.tmpAt;
+  std::vector<float> x, statMax, statSum;
+  uint64_t hw = 0;
+  uint32_t m = t.splitM;
+  uint64_t o1 = 0, o2 = 0;
+  for (uint32_t i = 0; i <= t.rangeM; ++i) {
+    const uint64_t n = uint64_t{m} * d.k, nr = uint64_t{m} * dstK;
+    LoadRow(x, srcT.HostPtr() + o1, static_cast<uint32_t>(n));
+    float* maxAt = work + w.statAt;
+    float* sumAt = work + w.statAt;
+    if (!w.statIn) {  // the float statistics tensors' blocks, as they stand
+      LoadRow(statMax, maxT->HostPtr() + o2, static_cast<uint32_t>(nr));
+      LoadRow(statSum, sumT->HostPtr() + o2, static_cast<uint32_t>(nr));
+      maxAt = statMax.data();
+      sumAt = statSum.data();
+    }
+    V200Pass(WorkOp::kMax, x.data(), d.k, m, d.oriK, dstK, maxAt, acc, hw);
+    for (uint64_t j = 0; j < n; ++j) x[j] = x[j] - maxAt[j / d.k * dstK + j % d.k % 8];
+    ExpInPlace(x);
+    V200Pass(WorkOp::kSum, x.data(), d.k, m, d.oriK, dstK, sumAt, acc, hw);
+    if (log) {
+      for (uint64_t j = 0; j < n; ++j) x[j] = x[j] / sumAt[j / d.k * dstK + j % d.k % 8];
+      Log10InPlace(x);
+    } else {  // TransDivToMulImpl
+      for (uint64_t j = 0; j < nr; ++j) acc[j] = 1.0f / sumAt[j];
+      hw = std::max(hw, nr);
+      for (uint64_t j = 0; j < n; ++j) x[j] = x[j] * acc[j / d.k * dstK + j % d.k % 8];
+    }
+    if (w.copy) std::copy(x.begin(), x.end(), work);
+    o1 += t.splitSize;
+    o2 += t.reduceSize;
+    if (i == t.rangeM - 1) {
+      if (t.tailM == 0) break;
+      o1 = uint64_t{t.rangeM} * t.splitSize;
+      o2 = uint64_t{t.rangeM} * t.reduceSize;
+      m = t.tailM;
+    }
+  }
+  san::Instr rec(Pipe::kV, api, loc);
+  if (rec) {
+    const std::byte* base = tmp.View().ptr;
+    if (w.copy) rec.Write(base, uint64_t{t.splitSize} * 4);
+    if (w.statIn) rec.Write(base + w.statAt * 4, uint64_t{t.splitM} * dstK * 4);
+    if (hw != 0) rec.Write(base + w.tmpAt * 4, hw * 4);
+  }
+  return true;
+}
+
+// SimpleSoftMax<half> on 2002 (simple_softmax_common_impl.h SimpleSoftMaxNDImpl, the generic
+// loop): per split the float copy of its rows at 0 and, with half statistics, the float copy of
+// inMax then of inSum at splitSize ([m, 16]); x - max, Exp, / sum lane by lane (column c: lane
+// c % 8 of its row; float statistics at the 2002 branch's row stride 8). The Exp runs over the
+// split's elements with half statistics, over tiling.splitSize with float ones (a tail split's
+// rows past tailM: the exponential of what the last full split left there). False (marked) on
+// other arches and where not modelled (reduceK not 16 / 8, a tiling not of the shape, tensors or
+// buffer short of the splits).
+template <typename U>
+bool SimpleSoftMaxWorkV200(const char* api, SrcLoc loc, const AscendC::tiling::SoftMaxTiling& t,
+                           const Dims& d, const AscendC::LocalTensor<half>& srcT,
+                           const AscendC::LocalTensor<U>& inSum,
+                           const AscendC::LocalTensor<U>& inMax,
+                           const AscendC::LocalTensor<uint8_t>& tmp) {
+  constexpr bool kHalfStats = std::is_same_v<U, half>;
+  constexpr uint32_t kStride = kHalfStats ? 16 : 8;
+  if (detail::rep::RunningArch() != NpuArch::k2002 || t.reduceK != kStride || t.splitM == 0 ||
+      tmp.View().ptr == nullptr || d.k == 0 || t.splitK != d.k || t.srcK != d.k ||
+      t.splitSize != t.splitM * d.k) {
+    return false;
+  }
+  const uint64_t need = t.splitSize + (kHalfStats ? uint64_t{t.splitM} * kStride : 0);
+  if (!WorkFits(t, d, need, srcT, &inSum, &inMax, tmp)) return false;
+  auto* x = reinterpret_cast<float*>(tmp.HostPtr());
+  float* st = x + t.splitSize;
+  std::vector<float> v, mx, sm;
+  const auto split = [&](uint64_t o1, uint64_t o2, uint32_t m) {
+    const uint64_t n = uint64_t{m} * d.k, nr = uint64_t{m} * kStride;
+    for (uint64_t j = 0; j < n; ++j) x[j] = Widen(srcT.HostPtr()[o1 + j]);
+    LoadRow(mx, inMax.HostPtr() + o2, static_cast<uint32_t>(nr));
+    LoadRow(sm, inSum.HostPtr() + o2, static_cast<uint32_t>(nr));
+    if (kHalfStats) std::copy(mx.begin(), mx.end(), st);
+    for (uint64_t j = 0; j < n; ++j) x[j] = x[j] - mx[j / d.k * kStride + j % d.k % 8];
+    v.assign(x, x + (kHalfStats ? n : t.splitSize));
+    ExpInPlace(v);
+    std::copy(v.begin(), v.end(), x);
+    if (kHalfStats) std::copy(sm.begin(), sm.end(), st);
+    for (uint64_t j = 0; j < n; ++j) x[j] = x[j] / sm[j / d.k * kStride + j % d.k % 8];
+  };
+  const uint64_t step2 = kHalfStats ? t.reduceSize : uint64_t{t.reduceM} * 8;
+  for (uint32_t i = 0; i < t.rangeM; ++i) split(uint64_t{i} * t.splitSize, i * step2, t.splitM);
+  if (t.tailM != 0) split(uint64_t{t.rangeM} * t.splitSize, t.rangeM * step2, t.tailM);
+  san::Instr rec(Pipe::kV, api, loc);
+  if (rec) rec.Write(tmp.View().ptr, need * 4);
+  return true;
+}
+
+}  // namespace lngrad::aicore::softmax_detail

@@ -1,0 +1,329 @@
+// SoftMax, LogSoftMax and SimpleSoftMax<half> on arch 2002 (Ascend310P1) against the replay of
+// the kit's membase/v200 generic loops (replay_softmax_v200_scratch.h): float and half data, half
+// or float statistics or none (isReuseSource on float data, which 2002 does not read), both
+// overloads (sharedTmpBuffer; the stack buffer, the TPipe sized so it leaves exactly the
+// scratch's bytes), the kernel's re-tile and the host tiling, work buffers from the minimum to
+// large (one size no multiple of 32), shapes through every branch of the row reductions (oriSrcK
+// < 64, [64, 128), [128, 512), >= 512, tails of oriSrcK % 64, one-row splits, tail splits, a few
+// thousand elements). Inputs: softmax_replay_util.h's, rows whose maximum is -0 (the 2002 Adds 0
+// stores it as +0 where the split has more than one row or oriSrcK is in [64, 128)), NaN rows,
+// and NaN, +-inf, +-0 and subnormals in the padding columns. Compared bit for bit: dst and 40
+// elements past it, src, the statistics and 40 past them, and the whole work buffer, whose bytes
+// the kit does not write keep their 0xa5 fill.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "kernel_operator.h"
+#include "lngrad_aicore/launch.h"
+#include "replay_softmax_v200_scratch.h"
+#include "scratch_test_util.h"
+#include "softmax_replay_util.h"
+#include "../aicore/sanitizer_off.h"
+
+namespace {
+
+namespace rp = lngrad_replay;
+using AscendC::LocalTensor;
+using lngrad_replay::scratch_test::Aligned32;
+using softmax_replay_test::Dev;
+using softmax_replay_test::Shape;
+
+constexpr uint8_t kFill = 0xa5;
+constexpr uint32_t kPast = 40;
+constexpr const char* kSoc = "Ascend310P1";
+
+// kFlash: SoftmaxFlash without update, whose membase code is SoftMaxNDImpl's with statistics
+// (results only: its work buffer stays marked).
+enum class Api { kSoftMax, kLog, kSimple, kFlash };
+
+// One case: data T, statistics S (none: stats false), the API and its options.
+struct Case {
+  Api api = Api::kSoftMax;
+  bool stats = true, reuse = false, stack = false, host = false;
+  uint32_t tmpBytes = 0;
+};
+
+// Every tensor of one call, as bytes.
+struct Mem {
+  std::vector<uint8_t> src, dst, sum, max, tmp;
+};
+
+template <class T>
+std::vector<uint8_t> AsBytes(const std::vector<T>& v) {
+  std::vector<uint8_t> b(v.size() * sizeof(T));
+  if (!b.empty()) std::memcpy(b.data(), v.data(), b.size());
+  return b;
+}
+
+// Row r % 7 == 3: its maximum -0 (every third reduced column -0, the others negative, -0 at the
+// first column of the tail too); r % 7 == 5: a NaN at column (r * 13) % oriK.
+template <class T>
+std::vector<T> Source(const Shape& s, uint32_t seed) {
+  std::vector<T> v = softmax_replay_test::Inputs<T>(seed, s);
+  const float pad[] = {NAN, INFINITY, -INFINITY, 0.0f, -0.0f, 1e-40f, -3e-39f, 2.5f};
+  for (uint32_t r = 0; r < s.m; ++r) {
+    T* row = v.data() + uint64_t{r} * s.k;
+    if (r % 7 == 3) {
+      for (uint32_t c = 0; c < s.oriK; ++c) {
+        row[c] = rp::FromFloat<T>(c % 3 == 0 ? -0.0f : -1.0f - 0.25f * static_cast<float>(c % 9));
+      }
+      if (s.oriK % 64 != 0) row[s.oriK / 64 * 64] = rp::FromFloat<T>(-0.0f);
+    }
+    if (r % 7 == 5) row[(r * 13) % s.oriK] = rp::FromFloat<T>(NAN);
+    for (uint32_t c = s.oriK; c < s.k; ++c) row[c] = rp::FromFloat<T>(pad[(r + c) % 8]);
+  }
+  return v;
+}
+
+template <class T, class S>
+Mem Initial(const Shape& s, const Case& c, uint32_t statElems, uint32_t seed) {
+  Mem m;
+  m.src = AsBytes(Source<T>(s, seed));
+  std::vector<T> dst(uint64_t{s.m} * s.k + kPast);
+  for (size_t i = 0; i < dst.size(); ++i) {
+    dst[i] = rp::FromFloat<T>(-100.0f - static_cast<float>(i % 500));
+  }
+  m.dst = AsBytes(dst);
+  if (c.stats) {
+    std::vector<S> sum(statElems + kPast), max(sum.size());
+    for (size_t i = 0; i < sum.size(); ++i) {
+      sum[i] = rp::FromFloat<S>(1.5f + 0.5f * static_cast<float>(i % 900));
+      max[i] = rp::FromFloat<S>(c.api == Api::kSimple ? 2.0f - 0.25f * static_cast<float>(i % 40)
+                                                      : -700.0f - 0.25f * static_cast<float>(i));
+    }
+    m.sum = AsBytes(sum);
+    m.max = AsBytes(max);
+  }
+  m.tmp.assign(c.tmpBytes, kFill);
+  return m;
+}
+
+template <class T>
+LocalTensor<Dev<T>> Staged(AscendC::TPipe& pipe, AscendC::TBuf<>& b,
+                           const std::vector<uint8_t>& v) {
+  pipe.InitBuffer(b, Aligned32(static_cast<uint32_t>(v.size())));
+  LocalTensor<uint8_t> t = b.Get<uint8_t>();
+  std::memcpy(t.HostPtr(), v.data(), v.size());
+  return t.ReinterpretCast<Dev<T>>();
+}
+
+template <class T>
+void Back(std::vector<uint8_t>& out, const LocalTensor<T>& t) {
+  std::memcpy(out.data(), t.HostPtr(), out.size());
+}
+
+template <class T, class S>
+void Call(const Case& c, const LocalTensor<Dev<T>>& dst, const LocalTensor<Dev<S>>& sum,
+          const LocalTensor<Dev<S>>& max, const LocalTensor<Dev<T>>& src,
+          const LocalTensor<uint8_t>& tmp, const SoftMaxTiling& tiling,
+          const AscendC::SoftMaxShapeInfo& shape) {
+  using DT = Dev<T>;
+  if (c.api == Api::kLog) {
+    if constexpr (std::is_same_v<T, S>) {
+      AscendC::LogSoftMax<DT>(dst, sum, max, src, tmp, LogSoftMaxTiling{}, shape);
+    }
+  } else if (c.api == Api::kFlash) {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    AscendC::SoftmaxFlash<DT>(dst, sum, max, src, dst, sum, max, tmp, tiling, false, shape);
+#pragma GCC diagnostic pop
+  } else if (c.api == Api::kSimple) {
+    if (c.stack) {
+      AscendC::SimpleSoftMax<DT>(dst, sum, max, src, tiling, shape);
+    } else {
+      AscendC::SimpleSoftMax<DT>(dst, sum, max, src, tmp, tiling, shape);
+    }
+  } else if (!c.stats) {
+    if (c.reuse) {
+      if (c.stack) {
+        AscendC::SoftMax<DT, true>(dst, src, tiling, shape);
+      } else {
+        AscendC::SoftMax<DT, true>(dst, src, tmp, tiling, shape);
+      }
+    } else if (c.stack) {
+      AscendC::SoftMax<DT>(dst, src, tiling, shape);
+    } else {
+      AscendC::SoftMax<DT>(dst, src, tmp, tiling, shape);
+    }
+  } else if (c.stack) {
+    AscendC::SoftMax<DT>(dst, sum, max, src, tiling, shape);
+  } else {
+    AscendC::SoftMax<DT>(dst, sum, max, src, tmp, tiling, shape);
+  }
+}
+
+template <class T, class S>
+Mem Run(const Shape& s, const Case& c, const Mem& in, const SoftMaxTiling& tiling) {
+  Mem g = in;
+  lngrad::aicore::LaunchOptions opts;
+  opts.soc = kSoc;
+  const auto kernel = [&] {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<> bs, bd, bsum, bmax, bt, filler;
+    const LocalTensor<Dev<T>> src = Staged<T>(pipe, bs, in.src), dst = Staged<T>(pipe, bd, in.dst);
+    LocalTensor<Dev<S>> sum, max;
+    if (c.stats) {
+      sum = Staged<S>(pipe, bsum, in.sum);
+      max = Staged<S>(pipe, bmax, in.max);
+    }
+    LocalTensor<uint8_t> tmp;
+    rp::scratch_test::TakeScratch(pipe, bt, filler, c.stack, c.tmpBytes, &tmp);
+    if (::testing::Test::HasFatalFailure()) return;
+    std::copy(in.tmp.begin(), in.tmp.end(), tmp.HostPtr());
+    const AscendC::SoftMaxShapeInfo shape{s.m, s.k, s.m, s.oriK};
+    Call<T, S>(c, dst, sum, max, src, tmp, tiling, shape);
+    Back(g.src, src);
+    Back(g.dst, dst);
+    if (c.stats) {
+      Back(g.sum, sum);
+      Back(g.max, max);
+    }
+    if (c.stack) {
+      ASSERT_TRUE((AscendC::PopStackBuffer<uint8_t, AscendC::TPosition::VECCALC>(tmp)));
+    }
+    g.tmp.assign(tmp.HostPtr(), tmp.HostPtr() + c.tmpBytes);
+  };
+  const lngrad::Status st = lngrad::aicore::Launch(1, kernel, opts);
+  EXPECT_TRUE(st.ok()) << st.ToString();
+  return g;
+}
+
+void ExpectSame(const std::vector<uint8_t>& got, const std::vector<uint8_t>& want, uint32_t elem,
+                const std::string& what) {
+  ASSERT_EQ(got.size(), want.size()) << what;
+  const auto at = std::mismatch(got.begin(), got.end(), want.begin());
+  if (at.first == got.end()) return;
+  const size_t i = static_cast<size_t>(at.first - got.begin());
+  ADD_FAILURE() << what << ": byte " << i << " of " << got.size() << " (element " << i / elem
+                << ") differs: lngrad 0x" << std::hex << int{*at.first} << ", replay 0x"
+                << int{*at.second};
+}
+
+template <class T, class S>
+void Compare(const Shape& s, const Case& c, uint32_t seed) {
+  const char* api = c.api == Api::kLog      ? "LogSoftMax"
+                    : c.api == Api::kSimple ? "SimpleSoftMax"
+                    : c.api == Api::kFlash  ? "SoftmaxFlash"
+                                            : "SoftMax";
+  const std::string what =
+      std::string(api) + (std::is_same_v<T, float> ? "<float" : "<half") +
+      (c.stats ? (std::is_same_v<S, float> ? ", float stats" : ", half stats") : ", no stats") +
+      (c.reuse ? ", reuse" : "") + "> " + softmax_replay_test::Name(s) + ", work " +
+      std::to_string(c.tmpBytes) + (c.stack ? " (stack)" : "") + (c.host ? ", host tiling" : "");
+  SCOPED_TRACE(what);
+  const uint32_t typeSize2 = c.stats ? sizeof(S) : 4;
+  SoftMaxTiling tiling{};
+  rp::SmxTiling t;
+  if (c.host) {
+    AscendC::SoftMaxTilingFunc(ge::Shape({s.m, s.k}), typeSize2, c.tmpBytes, tiling);
+    t = softmax_replay_test::Mirror(tiling);
+  } else {
+    t = rp::SmxKernelTiling(c.tmpBytes / 4, s.m, s.k, s.m, sizeof(T), typeSize2, false);
+  }
+  ASSERT_GT(t.splitM, 0u);
+  ASSERT_LT(t.splitM, 256u);  // the kit's uint8_t repeat counts
+  const Mem in = Initial<T, S>(s, c, s.m * t.reduceK, seed);
+  Mem want = in;
+  auto* work = reinterpret_cast<float*>(want.tmp.data());
+  auto* dst = reinterpret_cast<T*>(want.dst.data());
+  const auto* src = reinterpret_cast<const T*>(want.src.data());
+  S* sum = c.stats ? reinterpret_cast<S*>(want.sum.data()) : nullptr;
+  S* max = c.stats ? reinterpret_cast<S*>(want.max.data()) : nullptr;
+  if (c.api == Api::kSimple) {
+    if constexpr (std::is_same_v<T, rp::Half>) {
+      rp::ReplaySimpleSoftMaxHalfV200<S>(t, src, sum, max, dst, work);
+    }
+  } else {
+    rp::ReplaySoftMaxV200<T, S>(t, s.oriK, {src, dst, sum, max, work, c.api == Api::kLog});
+  }
+  const Mem got = Run<T, S>(s, c, in, tiling);
+  ExpectSame(got.dst, want.dst, sizeof(T), "dst");
+  ExpectSame(got.src, want.src, sizeof(T), "src");
+  ExpectSame(got.sum, want.sum, sizeof(S), "sum");
+  ExpectSame(got.max, want.max, sizeof(S), "max");
+  if (c.api != Api::kFlash) ExpectSame(got.tmp, want.tmp, 4, "work buffer");
+}
+
+const std::vector<Shape> kFloatShapes = {
+    {1, 8, 8},     {1, 64, 64},   {1, 72, 70},     {1, 600, 600},    {3, 24, 20},   {8, 64, 64},
+    {9, 200, 130}, {5, 136, 136}, {2, 192, 192},   {13, 1040, 1030}, {40, 64, 60},  {17, 264, 260},
+    {33, 16, 16},  {37, 96, 90},  {2, 4096, 4090}, {11, 512, 512},   {6, 328, 321}, {12, 80, 72}};
+const std::vector<Shape> kHalfShapes = {
+    {1, 16, 16},   {1, 64, 64},     {1, 80, 70},      {1, 608, 600}, {3, 32, 20},    {8, 64, 64},
+    {9, 208, 130}, {5, 144, 136},   {13, 1040, 1030}, {40, 64, 60},  {17, 272, 260}, {33, 16, 16},
+    {37, 96, 90},  {2, 2048, 2000}, {6, 336, 321},    {12, 80, 72}};
+
+// The minimum (GetSoftMaxMinTmpSize, which checked mode asks for), one no multiple of 32, large.
+std::vector<uint32_t> Sizes(const Shape& s, uint32_t typeSize) {
+  const uint32_t min = AscendC::GetSoftMaxMinTmpSize(ge::Shape({s.m, s.k}), typeSize, false);
+  return {min, 3 * min + 12, std::max<uint32_t>(40000, 3 * min + 64)};
+}
+
+template <class T, class S>
+void Sweep(Case c, uint32_t seed) {
+  const bool isHalf = std::is_same_v<T, rp::Half>;
+  const std::vector<Shape>& shapes = isHalf ? kHalfShapes : kFloatShapes;
+  for (const Shape& s : shapes) {
+    for (const uint32_t bytes : Sizes(s, sizeof(T))) {
+      c.tmpBytes = bytes;
+      c.host = false;
+      for (const bool stack : {false, true}) {
+        if (c.api == Api::kFlash) break;  // its host tiling only, below
+        // The stack buffer comes in 32-byte blocks; LogSoftMax has no overload without one.
+        if (stack && (bytes % 32 != 0 || c.api == Api::kLog)) continue;
+        c.stack = stack;
+        Compare<T, S>(s, c, ++seed);
+      }
+      if (c.api == Api::kLog) continue;  // LogSoftMax always re-tiles
+      c.stack = false;
+      c.host = true;
+      Compare<T, S>(s, c, ++seed);
+    }
+  }
+}
+
+Case Results(Api api, bool stats, bool reuse = false) {
+  Case c;
+  c.api = api;
+  c.stats = stats;
+  c.reuse = reuse;
+  return c;
+}
+
+TEST(SoftMaxV200Replay, FloatResultsAndWork) {
+  Sweep<float, float>(Results(Api::kSoftMax, true), 100);
+  Sweep<float, float>(Results(Api::kSoftMax, false), 200);
+}
+TEST(SoftMaxV200Replay, FloatReuseSourceIsNotRead) {
+  Sweep<float, float>(Results(Api::kSoftMax, false, true), 300);
+}
+TEST(SoftMaxV200Replay, HalfResultsAndWork) {
+  Sweep<rp::Half, rp::Half>(Results(Api::kSoftMax, true), 400);
+  Sweep<rp::Half, float>(Results(Api::kSoftMax, true), 500);
+  Sweep<rp::Half, rp::Half>(Results(Api::kSoftMax, false), 600);
+}
+TEST(SoftMaxV200Replay, LogSoftMaxResultsAndWork) {
+  Sweep<float, float>(Results(Api::kLog, true), 700);
+  Sweep<rp::Half, rp::Half>(Results(Api::kLog, true), 800);
+}
+TEST(SoftMaxV200Replay, SimpleSoftMaxHalfResultsAndWork) {
+  Sweep<rp::Half, rp::Half>(Results(Api::kSimple, true), 900);
+  Sweep<rp::Half, float>(Results(Api::kSimple, true), 1000);
+}
+
+// SoftmaxFlash without update on 2002 runs SoftMaxNDImpl with statistics: its quotients too are
+// x * (1 / sum) (TransDivToMulImpl).
+TEST(SoftMaxV200Replay, SoftmaxFlashWithoutUpdateResults) {
+  Sweep<float, float>(Results(Api::kFlash, true), 1100);
+  Sweep<rp::Half, rp::Half>(Results(Api::kFlash, true), 1200);
+  Sweep<rp::Half, float>(Results(Api::kFlash, true), 1300);
+}
+
+}  // namespace
