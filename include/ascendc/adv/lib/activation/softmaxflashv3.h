@@ -330,6 +330,22 @@ inline bool MeanCopied(const AscendC::tiling::SoftMaxTiling& t, uint32_t r) {
   return inSplit * t.reduceK < kLanes;
 }
 
+// Checked mode (2201 without update): that Copy's mask, the split's reduceSize (the tail split's
+// tailReduceSize), must lie in [1, 64] as the kit's CheckMaskValue asserts for a Normal-mode float
+// mask (vector_mask, the name lngrad's Copy gives it); unchecked lngrad follows the device.
+inline void RefuseMeanCopyMask(const char* api, const AscendC::tiling::SoftMaxTiling& t) {
+  if (!CheckedMode()) return;
+  const uint32_t masks[2] = {t.rangeM != 0 ? t.reduceSize : 0, t.tailM != 0 ? t.tailReduceSize : 0};
+  for (const uint32_t mask : masks) {
+    if (mask <= kLanes) continue;
+    RaiseKernelCheck(checks::kVectorMask,
+                     std::string(api) + ": without update each split's mean is copied by one " +
+                         "Normal-mode Copy of mask reduceSize = " + std::to_string(mask) +
+                         " floats (tiling.splitM above 8); a float mask must be at most 64 " +
+                         "(the kit's CheckMaskValue asserts)");
+  }
+}
+
 template <typename T, typename U>
 void FlashV3Rows(bool update, const FlashV3Args<T, U>& a, const AscendC::SoftMaxParams& p,
                  const AscendC::tiling::SoftMaxTiling& t, const AscendC::LocalTensor<uint8_t>* tmp,
@@ -372,6 +388,7 @@ void FlashV3Rows(bool update, const FlashV3Args<T, U>& a, const AscendC::SoftMax
     if (leave != nullptr) leave->Modelled();  // nothing written, the buffer included
     return;
   }
+  if (!RegBase() && !update) RefuseMeanCopyMask(api, t);
   RecordCall(api, loc,
              {Rd(a.src, n), Rd(a.inMean, update ? s : 0), Rd(a.inExpSum, update ? s : 0),
               Rd(a.inMax, update ? s : 0), Wr(a.dst, n), Wr(a.mean, s), Wr(a.expSum, s),
