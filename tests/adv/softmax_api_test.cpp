@@ -523,13 +523,13 @@ TEST(SoftmaxFlashV3Api, CheckedModeRefusesAMeanCopyMaskAbove64) {
           auto tmp = ub.Get<uint8_t>(3);
           tmp.SetSize(40960);
           if (update) {
-            AscendC::SoftmaxFlashV3<half, float, true>(
-                ub.Get<half>(1), st[0], st[1024], st[2048], ub.Get<half>(0),
-                ub.Get<half>(1)[16384], st[3072], st[4096], st[5120], tmp, t, p);
+            AscendC::SoftmaxFlashV3<half, float, true>(ub.Get<half>(1), st[0], st[1024], st[2048],
+                                                       ub.Get<half>(0), ub.Get<half>(1)[16384],
+                                                       st[3072], st[4096], st[5120], tmp, t, p);
           } else {
-            AscendC::SoftmaxFlashV3<half, float, false>(
-                ub.Get<half>(1), st[0], st[1024], st[2048], ub.Get<half>(0),
-                ub.Get<half>(1)[16384], st[3072], st[4096], st[5120], tmp, t, p);
+            AscendC::SoftmaxFlashV3<half, float, false>(ub.Get<half>(1), st[0], st[1024], st[2048],
+                                                        ub.Get<half>(0), ub.Get<half>(1)[16384],
+                                                        st[3072], st[4096], st[5120], tmp, t, p);
           }
         },
         k910B);

@@ -22,6 +22,7 @@
 #include "lib/activation/softmax_common.h"
 #include "lib/activation/softmax.h"
 #include "lib/activation/softmax_flashv3_scratch.h"
+#include "lib/activation/softmax_flashv2_paths.h"
 
 namespace lngrad::aicore::softmax_detail {
 
@@ -85,7 +86,7 @@ void FlashV3Row(bool update, const FlashV3Args<T, U>& a, const AscendC::SoftMaxP
       mean[j] = Narrow<U>(g);
     }
   }
-  const float rmax = RowMax(x.data(), k);
+  const float rmax = FlashRowMax(x.data(), k, d, r, true);
   float shiftCurr[kL], shiftPrev[kL], em[kL] = {};
   for (uint32_t j = 0; j < kL; ++j) {
     shiftCurr[j] = (g - Widen(mean[j])) * sc;
@@ -406,7 +407,7 @@ void FlashV3Rows(bool update, const FlashV3Args<T, U>& a, const AscendC::SoftMax
   }
   std::vector<float> x;
   for (uint32_t r = 0; r < d.m; ++r) {
-    FlashV3Row(update, a, p, d, r, x, sc.Row(r), MeanCopied(t, r));
+    FlashV3Row(update, a, p, WithSplits(d, t), r, x, sc.Row(r), MeanCopied(t, r));
   }
   sc.Finish(api, loc);
   if (sc.Active() && leave != nullptr) leave->Modelled();
