@@ -142,9 +142,9 @@ void CheckFlashV2Nan(const Shape& s, uint32_t splitRows, uint32_t seed,
 
 // Every branch of NewReduceMaxLastNDImpl (< 64, [64, 128), [128, 512) with the split's rows
 // above and below k / 64, >= 512 with tails), tail splits.
-const Shape kShapes[] = {{8, 8, 8},     {8, 48, 40},   {8, 64, 64},   {9, 72, 70},
-                         {12, 192, 192}, {5, 200, 196}, {3, 448, 448}, {8, 264, 260},
-                         {4, 512, 512}, {5, 600, 600}, {4, 1032, 1030}};
+const Shape kShapes[] = {{8, 8, 8},      {8, 48, 40},   {8, 64, 64},    {9, 72, 70},
+                         {12, 192, 192}, {5, 200, 196}, {3, 448, 448},  {8, 264, 260},
+                         {4, 512, 512},  {5, 600, 600}, {4, 1032, 1030}};
 
 TEST(SoftmaxFlashV2NanReplay, FloatFollowsTheKitsMaxOrder) {
   uint32_t seed = 8100;

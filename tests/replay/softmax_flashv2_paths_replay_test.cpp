@@ -56,7 +56,8 @@ std::vector<float> Inputs(uint32_t seed, const Shape& s) {
   const float specials[] = {INFINITY, -INFINITY, 0.0f, -0.0f, 1e-40f, -3e-39f, 1e-45f, -0.0f};
   for (uint32_t r = 0; r < s.m; ++r) {
     if (r % 4 == 3) {
-      for (uint32_t c = 0; c < s.k; ++c) v[uint64_t{r} * s.k + c] = v[uint64_t{r} * s.k + c] * 7.0f - 50.0f;
+      for (uint32_t c = 0; c < s.k; ++c)
+        v[uint64_t{r} * s.k + c] = v[uint64_t{r} * s.k + c] * 7.0f - 50.0f;
     }
     if (r % 7 == 1 || r % 7 == 2) {
       for (uint32_t i = 0; i < 3; ++i) {
@@ -225,9 +226,9 @@ int Check(const Shape& s, uint32_t tmpBytes, uint32_t seed) {
 // Bytes for splits of `rows` rows (CalculateNDSplitM, float: w / (8 + 64) per row).
 uint32_t RowsBytes(uint32_t rows) { return rows * 72 * 4; }
 
-const Shape kShapes[] = {{8, 64},   {16, 64},   {8, 128},  {16, 256}, {24, 448}, {8, 512},
-                         {24, 512}, {8, 576},   {16, 640}, {8, 1024}, {16, 1024}, {8, 1536},
-                         {40, 64},  {32, 192}};
+const Shape kShapes[] = {{8, 64},    {16, 64},  {8, 128}, {16, 256}, {24, 448},
+                         {8, 512},   {24, 512}, {8, 576}, {16, 640}, {8, 1024},
+                         {16, 1024}, {8, 1536}, {40, 64}, {32, 192}};
 
 TEST(SoftmaxFlashV2BasicScratchReplay, FloatData) {
   uint32_t seed = 9100;

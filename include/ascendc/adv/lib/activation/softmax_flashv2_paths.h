@@ -152,7 +152,8 @@ class FlashV2BasicScratch {
       BlockLevel(sum, 0, w, k_ == 512 ? m : 16);
       if (k_ == 1024) {
         float o[kLanes];
-        for (uint32_t j = 0; j < kLanes; ++j) o[j] = Op(sum, w[2 * j - j % 8], w[2 * j - j % 8 + 8]);
+        for (uint32_t j = 0; j < kLanes; ++j)
+          o[j] = Op(sum, w[2 * j - j % 8], w[2 * j - j % 8 + 8]);
         std::memcpy(W(0, kLanes), o, sizeof o);
       }
       BlockLevel(sum, dst, w, k_ == 512 ? (m + 7) / 8 : 1);
