@@ -501,6 +501,59 @@ TEST(SoftmaxFlashV3Api, Arch2002IsNotSupported) {
   lngrad::aicore::SetCheckedMode(was);
 }
 
+// SoftmaxFlashV3 without update on 2201 copies each split's mean by one Normal-mode Copy of mask
+// reduceSize: checked mode refuses a split of more than 8 rows (a mask above 64, the kit's
+// CheckMaskValue), the tail split's tailReduceSize too; with update, or splits of at most 8 rows,
+// it runs; unchecked it follows the device (replay.SoftmaxFlashV3ScratchReplay).
+TEST(SoftmaxFlashV3Api, CheckedModeRefusesAMeanCopyMaskAbove64) {
+  const auto run = [](uint32_t m, uint32_t splitM, bool update) {
+    const AscendC::SoftMaxParams p{m, 512, m, 512, 2, 8, 0.9375f};
+    SoftMaxTiling t;
+    AscendC::SoftMaxFlashV3TilingFunc(ge::Shape({m, 512}), 2, 4, 40960, t, update);
+    t.splitM = t.reduceM = splitM;
+    t.splitSize = splitM * 512;
+    t.reduceSize = splitM * 8;
+    t.rangeM = m / splitM;
+    t.tailM = m % splitM;
+    t.tailSplitSize = t.tailM * 512;
+    t.tailReduceSize = t.tailM * 8;
+    return CheckOf(
+        [&](Ub& ub) {
+          auto st = ub.Get<float>(2);
+          auto tmp = ub.Get<uint8_t>(3);
+          tmp.SetSize(40960);
+          if (update) {
+            AscendC::SoftmaxFlashV3<half, float, true>(ub.Get<half>(1), st[0], st[1024], st[2048],
+                                                       ub.Get<half>(0), ub.Get<half>(1)[16384],
+                                                       st[3072], st[4096], st[5120], tmp, t, p);
+          } else {
+            AscendC::SoftmaxFlashV3<half, float, false>(ub.Get<half>(1), st[0], st[1024], st[2048],
+                                                        ub.Get<half>(0), ub.Get<half>(1)[16384],
+                                                        st[3072], st[4096], st[5120], tmp, t, p);
+          }
+        },
+        k910B);
+  };
+  const bool was = lngrad::aicore::CheckedMode();
+  lngrad::aicore::SetCheckedMode(true);
+  auto r = run(9, 9, false);
+  EXPECT_EQ(r.first, "vector_mask") << r.second;
+  EXPECT_NE(r.second.find("reduceSize = 72"), std::string::npos) << r.second;
+  r = run(24, 8, false);
+  EXPECT_EQ(r.first, "") << r.second;
+  r = run(25, 8, false);  // the tail split of one row: mask 8
+  EXPECT_EQ(r.first, "") << r.second;
+  r = run(30, 16, false);  // a full split of 16 rows
+  EXPECT_EQ(r.first, "vector_mask") << r.second;
+  r = run(16, 9, false);  // the full split's mask 72
+  EXPECT_EQ(r.first, "vector_mask") << r.second;
+  r = run(9, 9, true);
+  EXPECT_EQ(r.first, "") << "the update path copies no mean: " << r.second;
+  lngrad::aicore::SetCheckedMode(false);
+  EXPECT_EQ(run(9, 9, false).first, "") << "unchecked follows the device";
+  lngrad::aicore::SetCheckedMode(was);
+}
+
 // SoftmaxFlashV3: the kernel check's other asserts (softmax_flashv3_check_common.h on 2201,
 // _aicore.h on 3510): params.srcM == oriSrcM, srcK == oriSrcK, srcK >= 512 and a multiple of 64,
 // loopCnt >= 1 with isUpdate; on 3510 also srcM a multiple of 8.

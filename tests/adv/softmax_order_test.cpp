@@ -299,6 +299,52 @@ TEST(SoftmaxFlashV2Api, BasicBlockReducesThePaddingColumns) {
   }
 }
 
+// SOFTMAX_OUTPUT_WITHOUT_BRC on 2002: membase/v200/softmax_flashv2_impl.h's
+// SoftmaxFlashV2M1PostProcess only asserts "not supported on current device" (both forms, with
+// and without update): checked mode refuses it (product), unchecked nothing is written; 2201 runs
+// it.
+TEST(SoftmaxFlashV2Api, WithoutBroadcastIsNotSupportedOn2002) {
+  const uint32_t m = 5, k = 72;
+  SoftMaxTiling t;
+  AscendC::SoftMaxFlashV2TilingFunc(ge::Shape({m, k}), 4, 4, 40960, t, true);
+  const AscendC::SoftMaxShapeInfo shape{m, k, m, k};
+  const auto call = [&](Ub& ub, int form) {
+    auto s = ub.Get<float>(2);
+    auto x = ub.Get<float>(0);
+    if (form == 0) {
+      AscendC::SoftmaxFlashV2<float, false, false, false, false, kNoBrc>(
+          ub.Get<float>(1), s[512], s[640], x, s[768], s[512], s[640], t, shape);
+    } else if (form == 1) {
+      AscendC::SoftmaxFlashV2<float, true, false, false, false, kNoBrc>(
+          ub.Get<float>(1), s[512], s[640], x, s[768], s[896], s[1024], t, shape);
+    } else {
+      AscendC::SoftmaxFlashV2<float, true, false, false, false, kNoBrc>(
+          ub.Get<float>(1), s[0], s[512], s[640], x, s[768], s[896], s[1024], t, shape);
+    }
+  };
+  const bool was = lngrad::aicore::CheckedMode();
+  for (int form = 0; form < 3; ++form) {
+    SCOPED_TRACE(form);
+    lngrad::aicore::SetCheckedMode(true);
+    const auto r = lngrad::aicore::test::CheckOf([&](Ub& ub) { call(ub, form); }, "Ascend310P1");
+    EXPECT_EQ(r.first, "product") << r.second;
+    EXPECT_EQ(lngrad::aicore::test::CheckOf([&](Ub& ub) { call(ub, form); }, "Ascend910B1").first,
+              "");
+    lngrad::aicore::SetCheckedMode(false);
+    OnBlock(
+        [&](Ub& ub) {
+          ub.Put(0, RandomValues<float>(83, m * k));
+          ub.Put(1, std::vector<float>(), -2.5f);
+          ub.Put(2, std::vector<float>(), 3.25f);
+          call(ub, form);
+          for (const float v : ub.Take<float>(1)) ASSERT_EQ(v, -2.5f);
+          for (const float v : ub.Take<float>(2)) ASSERT_EQ(v, 3.25f);
+        },
+        "Ascend310P1");
+  }
+  lngrad::aicore::SetCheckedMode(was);
+}
+
 // SOFTMAX_OUTPUT_WITHOUT_BRC, update, float statistics: the generic path (M1UpdateImpl) multiplies
 // expMax * inExpSum into expSum and leaves inExpSum alone; the basic-block path on 2201
 // (SoftmaxFlashV2M1BasicBlockImpl) multiplies into inExpSum. outReduceMax gets the row max with

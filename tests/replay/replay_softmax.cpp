@@ -349,10 +349,11 @@ float FlashV2BasicSum(const float* x, uint32_t k) {
 }
 
 FlashStats FlashUpdateRow(std::vector<float>& x, uint32_t oriK, const std::vector<float>& inMax,
-                          const std::vector<float>& inExpSum, bool basic, uint32_t rows) {
+                          const std::vector<float>& inExpSum, bool basic, uint32_t rows,
+                          bool v200 = false) {
   const uint32_t n = static_cast<uint32_t>(inMax.size());
   FlashStats f{std::vector<float>(n), std::vector<float>(n), std::vector<float>(n)};
-  const float rm = KitRowMax(x.data(), oriK, rows, false);
+  const float rm = KitRowMax(x.data(), oriK, rows, v200);
   for (uint32_t j = 0; j < n; ++j) f.max[j] = Max2(inMax[j], rm);
   for (uint32_t c = 0; c < x.size(); ++c) x[c] = ExpF(x[c] - f.max[c % kBlock]);
   const float s = basic ? FlashV2BasicSum(x.data(), static_cast<uint32_t>(x.size()))
@@ -374,22 +375,24 @@ std::vector<float> LoadStats(const S* p, uint32_t n) {
 template <class T, class S>
 void ReplaySoftmaxFlashV2(const SmxTiling& t, uint32_t oriK, bool isUpdate, const T* src, T* dst,
                           S* expSum, S* max, T* expMax, const S* inExpSum, const S* inMax,
-                          bool basic) {
+                          bool basic, bool v200) {
   auto rowsOf = [&](uint32_t offset1, uint32_t offset2, uint32_t rows) {
     for (uint32_t r = 0; r < rows; ++r) {
       const uint32_t o1 = offset1 + r * t.srcK, o2 = offset2 + r * t.reduceK;
       std::vector<float> x = LoadRow(src + o1, t.srcK);
       if (!isUpdate) {
         float mx = 0, s = 0;
-        ExpRow(x, oriK, &mx, &s, false, rows);
+        ExpRow(x, oriK, &mx, &s, false, rows, v200);
         if (basic) s = FlashV2BasicSum(x.data(), t.splitK);
         StoreStat(max + o2, t.reduceK, mx);
         StoreStat(expSum + o2, t.reduceK, s);
       } else {
         const FlashStats f = FlashUpdateRow(x, oriK, LoadStats(inMax + o2, t.reduceK),
-                                            LoadStats(inExpSum + o2, t.reduceK), basic, rows);
+                                            LoadStats(inExpSum + o2, t.reduceK), basic, rows, v200);
+        // 2002's float update stores max by Adds(.., 0) (softmax_flashv2_update_impl.h).
+        const bool adds = v200 && std::is_same_v<T, float>;
         for (uint32_t j = 0; j < t.reduceK; ++j) {
-          max[o2 + j] = Store<S>(f.max[j]);
+          max[o2 + j] = Store<S>(adds ? f.max[j] + 0.0f : f.max[j]);
           expSum[o2 + j] = Store<S>(f.expSum[j]);
         }
         if constexpr (std::is_same_v<T, Half> && std::is_same_v<S, float>) {
@@ -412,12 +415,13 @@ void ReplaySoftmaxFlashV2(const SmxTiling& t, uint32_t oriK, bool isUpdate, cons
 
 template void ReplaySoftmaxFlashV2<float, float>(const SmxTiling&, uint32_t, bool, const float*,
                                                  float*, float*, float*, float*, const float*,
-                                                 const float*, bool);
+                                                 const float*, bool, bool);
 template void ReplaySoftmaxFlashV2<Half, Half>(const SmxTiling&, uint32_t, bool, const Half*, Half*,
-                                               Half*, Half*, Half*, const Half*, const Half*, bool);
+                                               Half*, Half*, Half*, const Half*, const Half*, bool,
+                                               bool);
 template void ReplaySoftmaxFlashV2<Half, float>(const SmxTiling&, uint32_t, bool, const Half*,
                                                 Half*, float*, float*, Half*, const float*,
-                                                const float*, bool);
+                                                const float*, bool, bool);
 template <class T>
 void ReplaySoftmaxFlash(const SmxTiling& t, uint32_t oriK, bool isUpdate, const T* src, T* dst,
                         T* sum, T* max, T* expMax, const T* inSum, const T* inMax) {
@@ -542,7 +546,8 @@ void ReplaySoftmaxFlashV3(const SmxTiling& t, uint32_t oriK, uint32_t loopCnt, f
       if (!isUpdate) {
         for (uint32_t j = 0; j < kBlock; ++j) st.mean[o2 + j] = meanTmp;
       }
-      const float rm = RowReduce(x.data(), oriK, Max2, -INFINITY);
+      // NewReduceMaxLastNDImpl (softmax_flashv3_impl.h), its instruction order (session 20).
+      const float rm = KitRowMax(x.data(), oriK, rows, false);
       if (isUpdate) {
         V3UpdateStats(st, o2, meanTmp, rm, loopCnt, alpha, shiftCurr, em);
       } else {

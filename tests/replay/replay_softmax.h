@@ -183,11 +183,12 @@ void ReplaySoftmaxGrad(const SmxTiling& t, uint32_t oriK, const T* grad, const T
 // sums of softmax_flashv2_block_reduce_impl.h's BasicBlockReduceSumImpl over splitK columns:
 // K = 512: tree of the eight chunks' 64-lane trees; K = 1024 (8-row splits): tree over l of
 // tree(chunk l) + tree(chunk l + 8); K = 64: the tree; K > 512: the BigBlock start; else
-// BasicBlockAddImpl.
+// BasicBlockAddImpl. v200 (session 20): dav-2002, whose NewReduceMaxLastNDImpl copies with
+// Adds 0 (KitRowMax's v200) and whose float update stores max by Adds(.., 0).
 template <class T, class S>
 void ReplaySoftmaxFlashV2(const SmxTiling& t, uint32_t oriK, bool isUpdate, const T* src, T* dst,
                           S* expSum, S* max, T* expMax, const S* inExpSum, const S* inMax,
-                          bool basic = false);
+                          bool basic = false, bool v200 = false);
 
 // SoftmaxFlash (deprecated, softmax_common_flash.h, softmax_flash_nd_process_impl.h; generic
 // path), T = float or Half with statistics of T. No update: ReplaySoftMax. Update, per row:

@@ -51,15 +51,21 @@ TEST(ScratchInitcheck, SoftMaxFamilyReadAfterTheCall) {
     SimpleSoftMax<half>(H(o.a), H(o.c), H(o.d), H(o.b), o.tmp, SmTiling(2), kSmShape);
   });
   for (const char* soc : {k910, "Ascend310P1"}) {
-    // SoftmaxFlashV2's generic split loop is modelled on 2201 (SoftmaxFlashV2IsModelledNotMarked),
-    // its basic-block path is not, nor 2002.
+    // SoftmaxFlashV2's generic split loop and its float basic-block path are modelled on 2201
+    // (SoftmaxFlashV2IsModelledNotMarked); the half basic-block path is not, nor 2002.
     ExpectLoud(soc, "SoftmaxFlashV2", [](Ops& o) {
       SoftMaxTiling t;
-      SoftMaxFlashV2TilingFunc(ge::Shape({kSmM, kSmK}), 4, 4, kTmpBytes, t, false, true);
-      SoftmaxFlashV2<float, false, false, true>(F(o.a), F(o.c), F(o.d), F(o.b), F(o.c)[512], F(o.c),
-                                                F(o.d), o.tmp, t, kSmShape);
+      SoftMaxFlashV2TilingFunc(ge::Shape({kSmM, kSmK}), 2, 2, kTmpBytes, t, false, true);
+      SoftmaxFlashV2<half, false, false, true>(H(o.a), H(o.c), H(o.d), H(o.b), H(o.c)[512], H(o.c),
+                                               H(o.d), o.tmp, t, kSmShape);
     });
     if (std::string(soc) != k910) {
+      ExpectLoud(soc, "SoftmaxFlashV2", [](Ops& o) {
+        SoftMaxTiling t;
+        SoftMaxFlashV2TilingFunc(ge::Shape({kSmM, kSmK}), 4, 4, kTmpBytes, t, false, true);
+        SoftmaxFlashV2<float, false, false, true>(F(o.a), F(o.c), F(o.d), F(o.b), F(o.c)[512],
+                                                  F(o.c), F(o.d), o.tmp, t, kSmShape);
+      });
       ExpectLoud(soc, "SoftmaxFlashV2", [](Ops& o) {
         SoftMaxTiling t;
         SoftMaxFlashV2TilingFunc(ge::Shape({kSmM, kSmK}), 4, 4, kTmpBytes, t, false);
@@ -210,6 +216,21 @@ TEST(ScratchInitcheck, SoftmaxFlashV2IsModelledNotMarked) {
                 SoftmaxFlashV2<float, true>(F(o.a), F(o.c), F(o.d), F(o.b), F(o.c)[512],
                                             F(o.c)[256], F(o.d)[256], o.tmp, t, kSmShape);
               }).r);
+  // isBasicBlock, float (softmax_flashv2_paths.h; replay.SoftmaxFlashV2BasicScratchReplay.*).
+  for (const bool update : {false, true}) {
+    ExpectClean(
+        RunScratch(k910, san::kAllTools, Then::kRead, [update](Ops& o) {
+          SoftMaxTiling t;
+          SoftMaxFlashV2TilingFunc(ge::Shape({kSmM, kSmK}), 4, 4, kTmpBytes, t, update, true);
+          if (update) {
+            SoftmaxFlashV2<float, true, false, true>(F(o.a), F(o.c), F(o.d), F(o.b), F(o.c)[512],
+                                                     F(o.c)[256], F(o.d)[256], o.tmp, t, kSmShape);
+          } else {
+            SoftmaxFlashV2<float, false, false, true>(F(o.a), F(o.c), F(o.d), F(o.b), F(o.c)[512],
+                                                      F(o.c), F(o.d), o.tmp, t, kSmShape);
+          }
+        }).r);
+  }
 }
 
 // SoftmaxFlash on 2201 and 2002 writes what the kit's update sequence leaves in its work buffer

@@ -21,6 +21,7 @@
 #include "lib/activation/softmax.h"
 #include "lib/activation/softmax_common.h"
 #include "lib/activation/softmax_flash_scratch.h"
+#include "lib/activation/softmax_flashv2_paths.h"
 
 namespace lngrad::aicore::softmax_detail {
 
@@ -292,7 +293,7 @@ void FlashV2Rows(bool update, uint64_t basicRows, const FlashV2Args<T, U, E>& a,
   const bool regOrder = update && RegBase();
   for (uint32_t r = 0; r < rows; ++r) {
     LoadRow(x, a.src.HostPtr() + uint64_t{r} * d.k, cols);
-    const float rmax = RowMax(x.data(), bb.on ? d.k : d.oriK);
+    const float rmax = FlashRowMax(x.data(), bb.on ? d.k : d.oriK, d, r, !bb.on && !a.perRow);
     if (regOrder && reduceMaxOut) PutStat(a.outReduceMax->HostPtr(), r, rmax, 1);
     if (update) {
       f.LoadMax(a.inMax.HostPtr() + uint64_t{r} * ls, rmax);
@@ -634,6 +635,7 @@ void SoftmaxFlashV2(const LocalTensor<D>& dstTensor, const LocalTensor<U>& expSu
   sd::Dims d = LNGRAD_SOFTMAX_DIMS(srcTensor);
   if (isBasicBlock) sd::RefuseBasicK("SoftmaxFlashV2", d);
   constexpr bool m1 = config.mode == SoftmaxMode::SOFTMAX_OUTPUT_WITHOUT_BRC;
+  if (m1 && sd::FlashV2M1On2002("SoftmaxFlashV2")) return leave.Modelled();
   const SoftMaxTiling run = sd::FlashV2KernelTiling<D, U>(
       config.isCheckTiling, isUpdate, isBasicBlock, m1, tiling, d, sharedTmpBuffer);
   const sd::FlashV2Args<D, U, D> args{dstTensor,    expSumTensor,   maxTensor,   srcTensor,
@@ -652,11 +654,16 @@ void SoftmaxFlashV2(const LocalTensor<D>& dstTensor, const LocalTensor<U>& expSu
   constexpr bool generic = !m1 && (config.oriSrcM == 0 || config.oriSrcK == 0);
   sd::FlashV2Scratch sc(generic && !basic, sharedTmpBuffer, run, d, isUpdate,
                         std::is_same_v<D, half>, std::is_same_v<U, half>);
+  // The isBasicBlock path's (softmax_flashv2_paths.h).
+  sd::FlashV2BasicScratch bs(basic && !m1 && std::is_same_v<D, float> && std::is_same_v<U, float>,
+                             sharedTmpBuffer, run, d, isUpdate);
+  bs.Begin(srcTensor, inMaxTensor);
   sd::FlashV2Rows<D, U, D>(isUpdate, sd::BasicRows(basic, run, d), args,
-                           sd::RegBasicDims(isBasicBlock, d), &sharedTmpBuffer, loc,
-                           sc.Active() ? &sc : nullptr);
+                           sd::WithSplits(sd::RegBasicDims(isBasicBlock, d), run), &sharedTmpBuffer,
+                           loc, sc.Active() ? &sc : nullptr);
   sc.Finish("SoftmaxFlashV2", loc);
-  if (sc.Active()) leave.Modelled();
+  bs.Finish("SoftmaxFlashV2", loc, dstTensor, maxTensor);
+  if (sc.Active() || bs.Active()) leave.Modelled();
 }
 
 template <typename T, bool isUpdate = false, bool isReuseSource = false, bool isBasicBlock = false,
@@ -693,6 +700,7 @@ void SoftmaxFlashV2(const LocalTensor<T>& dstTensor, const LocalTensor<T>& outRe
   if constexpr (config.mode == SoftmaxMode::SOFTMAX_OUTPUT_WITHOUT_BRC) {
     const sd::Dims d = LNGRAD_SOFTMAX_DIMS(srcTensor);
     if (isBasicBlock) sd::RefuseBasicK("SoftmaxFlashV2", d);
+    if (sd::FlashV2M1On2002("SoftmaxFlashV2")) return;  // the buffer stays marked
     sd::FlashV2Rows<T, T, T>(
         isUpdate, sd::BasicRows(isBasicBlock, tiling, d),
         {dstTensor, outExpSum, outMax, srcTensor, outExpMax, inExpSum, inMax, true, &outReduceMax},

@@ -22,6 +22,7 @@
 #include "lib/activation/softmax_common.h"
 #include "lib/activation/softmax.h"
 #include "lib/activation/softmax_flashv3_scratch.h"
+#include "lib/activation/softmax_flashv2_paths.h"
 
 namespace lngrad::aicore::softmax_detail {
 
@@ -85,7 +86,7 @@ void FlashV3Row(bool update, const FlashV3Args<T, U>& a, const AscendC::SoftMaxP
       mean[j] = Narrow<U>(g);
     }
   }
-  const float rmax = RowMax(x.data(), k);
+  const float rmax = FlashRowMax(x.data(), k, d, r, true);
   float shiftCurr[kL], shiftPrev[kL], em[kL] = {};
   for (uint32_t j = 0; j < kL; ++j) {
     shiftCurr[j] = (g - Widen(mean[j])) * sc;
@@ -330,6 +331,22 @@ inline bool MeanCopied(const AscendC::tiling::SoftMaxTiling& t, uint32_t r) {
   return inSplit * t.reduceK < kLanes;
 }
 
+// Checked mode (2201 without update): that Copy's mask, the split's reduceSize (the tail split's
+// tailReduceSize), must lie in [1, 64] as the kit's CheckMaskValue asserts for a Normal-mode float
+// mask (vector_mask, the name lngrad's Copy gives it); unchecked lngrad follows the device.
+inline void RefuseMeanCopyMask(const char* api, const AscendC::tiling::SoftMaxTiling& t) {
+  if (!CheckedMode()) return;
+  const uint32_t masks[2] = {t.rangeM != 0 ? t.reduceSize : 0, t.tailM != 0 ? t.tailReduceSize : 0};
+  for (const uint32_t mask : masks) {
+    if (mask <= kLanes) continue;
+    RaiseKernelCheck(checks::kVectorMask,
+                     std::string(api) + ": without update each split's mean is copied by one " +
+                         "Normal-mode Copy of mask reduceSize = " + std::to_string(mask) +
+                         " floats (tiling.splitM above 8); a float mask must be at most 64 " +
+                         "(the kit's CheckMaskValue asserts)");
+  }
+}
+
 template <typename T, typename U>
 void FlashV3Rows(bool update, const FlashV3Args<T, U>& a, const AscendC::SoftMaxParams& p,
                  const AscendC::tiling::SoftMaxTiling& t, const AscendC::LocalTensor<uint8_t>* tmp,
@@ -372,6 +389,7 @@ void FlashV3Rows(bool update, const FlashV3Args<T, U>& a, const AscendC::SoftMax
     if (leave != nullptr) leave->Modelled();  // nothing written, the buffer included
     return;
   }
+  if (!RegBase() && !update) RefuseMeanCopyMask(api, t);
   RecordCall(api, loc,
              {Rd(a.src, n), Rd(a.inMean, update ? s : 0), Rd(a.inExpSum, update ? s : 0),
               Rd(a.inMax, update ? s : 0), Wr(a.dst, n), Wr(a.mean, s), Wr(a.expSum, s),
@@ -389,7 +407,7 @@ void FlashV3Rows(bool update, const FlashV3Args<T, U>& a, const AscendC::SoftMax
   }
   std::vector<float> x;
   for (uint32_t r = 0; r < d.m; ++r) {
-    FlashV3Row(update, a, p, d, r, x, sc.Row(r), MeanCopied(t, r));
+    FlashV3Row(update, a, p, WithSplits(d, t), r, x, sc.Row(r), MeanCopied(t, r));
   }
   sc.Finish(api, loc);
   if (sc.Active() && leave != nullptr) leave->Modelled();

@@ -1,0 +1,198 @@
+// SoftmaxFlashV2's isBasicBlock work buffer on 2201 (float data and statistics), replayed one
+// vector instruction at a time over a float image of the scratch (see
+// replay_softmax_flashv2_paths.h for the files read). Built with lngrad_strict_fp: every
+// operation rounds alone.
+#include "replay_softmax_flashv2_paths.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+namespace lngrad_replay {
+namespace {
+
+constexpr uint32_t kRep = 64;  // FLOAT_REPEAT_SIZE
+constexpr uint32_t kBlk = 8;   // FLOAT_NUM_PER_BLK
+
+float MaxOf(float a, float b) { return a > b ? a : b; }  // the device's Max, operand order kept
+float SumOf(float a, float b) { return a + b; }
+using BinFn = float (*)(float, float);
+
+// The scratch image: `cap` floats, of which the first `n` are the buffer; writes are tracked so
+// that a footprint past the buffer is found.
+struct Image {
+  std::vector<float> w;
+  uint64_t n = 0, high = 0;
+  float* At(uint64_t i) { return w.data() + i; }
+  void Note(const float* p, uint64_t count) {
+    if (p >= w.data() && p < w.data() + w.size()) {
+      high = std::max<uint64_t>(high, static_cast<uint64_t>(p - w.data()) + count);
+    }
+  }
+};
+
+// The 8 lanes of one block, reduced as the replay library's pair tree (level by level).
+float Block(const float* v, BinFn op) {
+  float a[4], b[2];
+  for (int i = 0; i < 4; ++i) a[i] = op(v[2 * i], v[2 * i + 1]);
+  for (int i = 0; i < 2; ++i) b[i] = op(a[2 * i], a[2 * i + 1]);
+  return op(b[0], b[1]);
+}
+
+// BlockReduce{Max,Sum}<float, false>(dst, src, repeat, full mask, dstRepStride 1, srcBlkStride 1,
+// srcRepStride 8): repeat q reads src[64q, 64q + 64) and then writes dst[8q, 8q + 8).
+void BlockReduce(Image& im, float* dst, const float* src, uint32_t repeat, BinFn op) {
+  for (uint32_t q = 0; q < repeat; ++q) {
+    float out[kBlk];
+    for (uint32_t b = 0; b < kBlk; ++b) out[b] = Block(src + q * kRep + b * kBlk, op);
+    std::memcpy(dst + q * kBlk, out, sizeof out);
+    im.Note(dst + q * kBlk, kBlk);
+  }
+}
+
+// A full-mask binary instruction: repeat q, lane l of block b: dst[q*dr + b*db + l] =
+// op(a[q*ar + b*ab + l], c[q*cr + b*cb + l]) (strides in floats), each repeat read then written.
+struct Strides {
+  uint32_t db, ab, cb, dr, ar, cr;
+};
+void Binary(Image& im, float* dst, const float* a, const float* c, uint32_t repeat,
+            const Strides& s, BinFn op) {
+  for (uint32_t q = 0; q < repeat; ++q) {
+    float out[kRep];
+    for (uint32_t b = 0; b < kBlk; ++b) {
+      for (uint32_t l = 0; l < kBlk; ++l) {
+        out[b * kBlk + l] = op(a[q * s.ar + b * s.ab + l], c[q * s.cr + b * s.cb + l]);
+      }
+    }
+    for (uint32_t b = 0; b < kBlk; ++b) {
+      std::memcpy(dst + q * s.dr + b * s.db, out + b * kBlk, kBlk * sizeof(float));
+      im.Note(dst + q * s.dr + b * s.db, kBlk);
+    }
+  }
+}
+constexpr Strides kDense{kBlk, kBlk, kBlk, kRep, kRep, kRep};
+
+// Brcb(dst, src, repeat, {1, 8}): repeat q broadcasts src[8q + b] over block b of dst[64q..).
+void Brcb(Image& im, float* dst, const float* src, uint32_t repeat) {
+  for (uint32_t q = 0; q < repeat; ++q) {
+    for (uint32_t b = 0; b < kBlk; ++b) {
+      for (uint32_t l = 0; l < kBlk; ++l) dst[q * kRep + b * kBlk + l] = src[q * kBlk + b];
+    }
+    im.Note(dst + q * kRep, kRep);
+  }
+}
+
+float ExpOf(float x) { return static_cast<float>(std::exp(static_cast<double>(x))); }
+
+// BasicBlockReduce{Max,Sum}Impl(dst, src, tmp, splitK / 64, m, k).
+void BasicReduce(Image& im, float* dst, const float* src, float* tmp, uint32_t m, uint32_t k,
+                 BinFn op) {
+  const uint32_t blocks = k / kRep, ceilM = (m + kBlk - 1) / kBlk;
+  if (k == 512) {  // SpecialBasicBlock*Impl: [m, 512] -> [m, 64] -> [m, 8] -> [m, 1]
+    BlockReduce(im, tmp, src, m * kBlk, op);
+    BlockReduce(im, tmp, tmp, m, op);
+    BlockReduce(im, dst, tmp, ceilM, op);
+    return;
+  }
+  if (k == 1024) {  // [8, 1024] -> [8, 128] -> [8, 16] -> [8, 8] -> [8, 1], whatever m
+    BlockReduce(im, tmp, src, 2 * kRep, op);
+    BlockReduce(im, tmp, tmp, 2 * kBlk, op);
+    Binary(im, tmp, tmp, tmp + kBlk, 1, {kBlk, 2 * kBlk, 2 * kBlk, kRep, 2 * kRep, 2 * kRep}, op);
+    BlockReduce(im, dst, tmp, 1, op);
+    return;
+  }
+  if (blocks == 1) {
+    BlockReduce(im, tmp, src, m, op);
+  } else if (k > 512) {  // BigBlockReduce*: per row 8 BlockReduce repeats, then chunks 8..
+    for (uint32_t i = 0; i < m; ++i) BlockReduce(im, tmp + kRep * i, src + i * k, kBlk, op);
+    for (uint32_t j = 0; j < m && blocks > kBlk; ++j) {
+      Binary(im, tmp + j * kRep, src + 512 + j * k, tmp + j * kRep, blocks - kBlk,
+             {kBlk, kBlk, kBlk, 0, kRep, 0}, op);
+    }
+    BlockReduce(im, tmp, tmp, m, op);
+  } else {  // BasicBlock{Max,Add}Impl, offset = the row's floats
+    Binary(im, tmp, src, src + kRep, m, {kBlk, kBlk, kBlk, kRep, k, k}, op);
+    if (m > blocks) {
+      for (uint32_t i = 2; i < blocks; ++i) {
+        Binary(im, tmp, tmp, src + kRep * i, m, {kBlk, kBlk, kBlk, kRep, kRep, k}, op);
+      }
+    } else {
+      for (uint32_t j = 0; j < m; ++j) {
+        Binary(im, tmp + j * kRep, src + 2 * kRep + blocks * kRep * j, tmp + j * kRep, blocks - 2,
+               {kBlk, kBlk, kBlk, 0, kRep, 0}, op);
+      }
+    }
+    BlockReduce(im, tmp, tmp, m, op);
+  }
+  BlockReduce(im, dst, tmp, ceilM, op);
+}
+
+// The Sub of each 64-column chunk j over m rows: x[r, 64j + 8b + l] op= stat[8r + l] (src1 block
+// stride 0, repeat stride 1 block).
+void SubRows(Image& im, float* dst, const float* src, const float* stat, uint32_t m, uint32_t k) {
+  for (uint32_t j = 0; j < k / kRep; ++j) {
+    Binary(im, dst + kRep * j, src + kRep * j, stat, m, {kBlk, kBlk, 0, k, k, kBlk},
+           [](float a, float b) { return a - b; });
+  }
+}
+
+void Unary(Image& im, float* dst, const float* src, uint64_t n, float (*f)(float)) {
+  for (uint64_t i = 0; i < n; ++i) dst[i] = f(src[i]);
+  im.Note(dst, n);
+}
+
+}  // namespace
+
+bool ReplayFlashV2BasicScratch(const SmxTiling& t, bool update, const FlashV2BasicIo& io,
+                               uint8_t* scratch, uint32_t bytes) {
+  const uint32_t m = t.splitM, k = t.splitK;
+  if (m == 0 || m % kBlk != 0 || t.rangeM == 0 || k % kRep != 0 || t.reduceK != kBlk ||
+      t.reduceSize != m * kBlk || t.splitSize != m * k || (k == 1024 && m != kBlk) ||
+      t.splitSize / kRep > 255 || m * kBlk > 255) {  // the uint8_t repeats
+    return false;
+  }
+  Image im;
+  im.n = bytes / 4;
+  im.w.assign(im.n + 2048 + uint64_t{kRep} * m * 2, 0.0f);
+  std::memcpy(im.w.data(), scratch, bytes);
+  float* w = im.At(0);
+  const uint32_t ceilM = (m + kBlk - 1) / kBlk, rcv = (t.reduceSize + kRep - 1) / kRep;
+  const uint64_t rows = uint64_t{m} * kRep;  // tmpBuffer2's offset
+  for (uint32_t i = 0; i < t.rangeM; ++i) {
+    const uint64_t o1 = uint64_t{i} * t.splitSize, o2 = uint64_t{i} * t.reduceSize;
+    float* src = io.src + o1;
+    float* dst = io.dst + o1;
+    if (!update) {  // SoftmaxFlashV2NoUpdateBasicBlock (float)
+      BasicReduce(im, w + rows, src, w, m, k, MaxOf);
+      Brcb(im, io.max + o2, w + rows, ceilM);
+      SubRows(im, src, src, io.max + o2, m, k);
+      Unary(im, dst, src, t.splitSize, ExpOf);
+      BasicReduce(im, w + rows, dst, w, m, k, SumOf);
+      Brcb(im, io.expSum + o2, w + rows, ceilM);
+      continue;
+    }
+    // SoftmaxFlashV2BasicBlockImpl (float): tmpBuffer1 at 0, tmpBuffer2 at 64 m, tmpBuffer3 at
+    // 32 m.
+    float* b2 = w + rows;
+    float* b3 = w + rows / 2;
+    BasicReduce(im, b2, src, w, m, k, MaxOf);
+    Brcb(im, w, b2, ceilM);
+    Unary(im, b2, io.inMax + o2, uint64_t{rcv} * kRep, [](float v) { return v; });  // Copy
+    Binary(im, io.max + o2, b2, w, rcv, kDense, MaxOf);
+    SubRows(im, dst, src, io.max + o2, m, k);
+    Binary(im, b2, b2, io.max + o2, rcv, kDense, [](float a, float b) { return a - b; });
+    Unary(im, io.expMax + o2, b2, uint64_t{rcv} * kRep, ExpOf);
+    Unary(im, dst, dst, t.splitSize, ExpOf);
+    BasicReduce(im, b3, dst, w, m, k, SumOf);
+    Brcb(im, w, b3, ceilM);
+    Binary(im, io.inExpSum + o2, io.expMax + o2, io.inExpSum + o2, rcv, kDense,
+           [](float a, float b) { return a * b; });
+    Binary(im, io.expSum + o2, io.inExpSum + o2, w, rcv, kDense, SumOf);
+  }
+  if (im.high > im.n) return false;
+  std::memcpy(scratch, im.w.data(), bytes);
+  return true;
+}
+
+}  // namespace lngrad_replay

@@ -1,0 +1,38 @@
+// lngrad_replay: what SoftmaxFlashV2's isBasicBlock path leaves in its work buffer on arch 2201
+// (the broadcast mode, float data and float statistics, without and with update), replayed one
+// vector instruction at a time from a separate reading of the toolkit's source by the helper who
+// then modelled it in lngrad (session 20, sf2), written before lngrad's model:
+// impl/adv_api/detail/activation/softmax/membase/common/softmax_flashv2_impl/
+// softmax_flashv2_basic_block_impl.h (SoftmaxFlashV2NoUpdateBasicBlock and
+// SoftmaxFlashV2BasicBlockImpl for float, the 2201 branches), softmax_flashv2_block_reduce_impl.h
+// (BasicBlockReduce{Max,Sum}Impl, SpecialBasicBlock{Max,Add}Impl), softmax_common/
+// softmax_common_arithmetic.h (BasicBlock{Max,Add}Impl) and softmax_common_reduce.h
+// (BigBlockReduce{Max,Sum}). No code shared with src/ or include/.
+#pragma once
+
+#include <cstdint>
+
+#include "replay_softmax.h"
+
+namespace lngrad_replay {
+
+// The float operands at the call; the replay writes what the kit writes into each (src: the
+// no-update Sub; inExpSum: the update's Mul; expMax, inMax, inExpSum only with update).
+struct FlashV2BasicIo {
+  float* src;
+  float* dst;
+  float* expSum;
+  float* max;
+  float* expMax;
+  float* inExpSum;
+  const float* inMax;
+};
+
+// Runs the tiling's rangeM splits (splitM rows of splitK = srcK columns, a multiple of 64) over
+// `scratch` (bytes long, read as floats: what the kit leaves there) and io. Returns false where
+// the replay does not cover the tiling (splitM not a multiple of 8, rangeM 0, srcK not a multiple
+// of 64, reduceK other than 8) or the kit writes past the scratch.
+bool ReplayFlashV2BasicScratch(const SmxTiling& t, bool update, const FlashV2BasicIo& io,
+                               uint8_t* scratch, uint32_t bytes);
+
+}  // namespace lngrad_replay

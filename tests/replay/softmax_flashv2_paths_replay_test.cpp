@@ -1,0 +1,246 @@
+// SoftmaxFlashV2 with isBasicBlock on Ascend910B1 (arch 2201), the broadcast mode, float data and
+// statistics, without and with update: lngrad against the replay of the kit's basic-block
+// sequence (replay_softmax_flashv2_paths.h), the whole scratch byte for byte (0xa5 where nothing
+// is written; two NaNs match), dst with 40 sentinels past it, src (the no-update Sub writes it),
+// expSum, max, expMax, inExpSum (the update's Mul writes it) and inMax against the replay's own.
+// Both overloads: sharedTmpBuffer and the stack buffer. Scratch sizes: the tiling's splits of 8
+// rows, 24 rows and 12 bytes (not a multiple of 32: the shared overload only), the maximum
+// (capped at 60 KiB). srcM a multiple of 8, srcK a multiple of 64 (each BasicBlockReduce branch:
+// 64, [128, 512), 512, (512, 1024), 1024, above 1024). Inputs: ±inf, ±0 and subnormals in src, a
+// NaN in inMax; no NaN in src (the block reductions' NaN order is not part of this replay).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <iterator>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "../aicore/sanitizer_off.h"
+#include "kernel_operator.h"
+#include "lngrad_aicore/launch.h"
+#include "replay.h"
+#include "replay_softmax.h"
+#include "replay_softmax_flashv2_paths.h"
+#include "scratch_test_util.h"
+#include "tiling/tiling_api.h"
+
+namespace {
+
+using AscendC::LocalTensor;
+using lngrad_replay::Bits;
+using lngrad_replay::SmxTiling;
+
+constexpr uint32_t kPast = 40;
+constexpr uint8_t kFill = 0xa5;
+
+struct Shape {
+  uint32_t m, k;
+};
+
+std::vector<float> Uniform(uint32_t seed, size_t n, float lo, float hi) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> d(lo, hi);
+  std::vector<float> v(n);
+  for (float& e : v) e = d(gen);
+  return v;
+}
+
+// Inputs in [-8, 8); every fourth row spans [-110, 12); specials in rows 1 and 2 mod 7.
+std::vector<float> Inputs(uint32_t seed, const Shape& s) {
+  std::mt19937 gen(seed);
+  std::vector<float> v = Uniform(seed, uint64_t{s.m} * s.k, -8.0f, 8.0f);
+  const float specials[] = {INFINITY, -INFINITY, 0.0f, -0.0f, 1e-40f, -3e-39f, 1e-45f, -0.0f};
+  for (uint32_t r = 0; r < s.m; ++r) {
+    if (r % 4 == 3) {
+      for (uint32_t c = 0; c < s.k; ++c)
+        v[uint64_t{r} * s.k + c] = v[uint64_t{r} * s.k + c] * 7.0f - 50.0f;
+    }
+    if (r % 7 == 1 || r % 7 == 2) {
+      for (uint32_t i = 0; i < 3; ++i) {
+        v[uint64_t{r} * s.k + gen() % s.k] = specials[(r % 7 == 1 ? 1 : 0) + gen() % 7];
+      }
+    }
+  }
+  return v;
+}
+
+struct Io {
+  std::vector<float> src, dst, em, sum, max, inSum, inMax;
+  std::vector<uint8_t> tmp;
+};
+
+uint32_t Al(uint64_t bytes) {
+  return lngrad_replay::scratch_test::Aligned32(static_cast<uint32_t>(bytes));
+}
+void Load(const LocalTensor<float>& t, const std::vector<float>& v) {
+  if (!v.empty()) std::memcpy(t.HostPtr(), v.data(), v.size() * sizeof(float));
+}
+void Store(const LocalTensor<float>& t, std::vector<float>& v) {
+  if (!v.empty()) std::memcpy(v.data(), t.HostPtr(), v.size() * sizeof(float));
+}
+
+template <bool kUpdate>
+void Call(const LocalTensor<float> (&f)[7], const LocalTensor<uint8_t>& tmp, bool stack,
+          const SoftMaxTiling& t, const AscendC::SoftMaxShapeInfo& si) {
+  // f: src, dst, expMax, expSum, max, inExpSum, inMax
+  if (stack) {
+    AscendC::SoftmaxFlashV2<float, kUpdate, false, true>(f[1], f[3], f[4], f[0], f[2], f[5], f[6],
+                                                         t, si);
+  } else {
+    AscendC::SoftmaxFlashV2<float, kUpdate, false, true>(f[1], f[3], f[4], f[0], f[2], f[5], f[6],
+                                                         tmp, t, si);
+  }
+}
+
+Io RunLngrad(const Shape& s, bool update, bool stack, uint32_t tmpBytes, const SoftMaxTiling& t,
+             const Io& in) {
+  Io got = in;
+  lngrad::aicore::LaunchOptions opts;
+  opts.soc = "Ascend910B1";
+  const uint64_t n = uint64_t{s.m} * s.k, st = uint64_t{s.m} * 8;
+  const auto kernel = [&] {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<> b[7], own, filler;
+    const uint64_t sizes[7] = {n, n + kPast, st, st, st, st, st};
+    for (int i = 0; i < 7; ++i) pipe.InitBuffer(b[i], Al(sizes[i] * 4));
+    LocalTensor<uint8_t> tmp;
+    lngrad_replay::scratch_test::TakeScratch(pipe, own, filler, stack, tmpBytes, &tmp);
+    if (::testing::Test::HasFatalFailure()) return;
+    LocalTensor<float> f[7];
+    for (int i = 0; i < 7; ++i) f[i] = b[i].Get<float>();
+    LocalTensor<float> dstAll = f[1];
+    f[1] = dstAll[0];
+    f[1].SetSize(static_cast<uint32_t>(n));
+    Load(f[0], in.src), Load(dstAll, in.dst), Load(f[2], in.em), Load(f[3], in.sum);
+    Load(f[4], in.max), Load(f[5], in.inSum), Load(f[6], in.inMax);
+    std::memset(tmp.HostPtr(), kFill, tmpBytes);
+    const AscendC::SoftMaxShapeInfo si{s.m, s.k, s.m, s.k};
+    if (update) {
+      Call<true>(f, tmp, stack, t, si);
+    } else {
+      Call<false>(f, tmp, stack, t, si);
+    }
+    Store(f[0], got.src), Store(dstAll, got.dst), Store(f[2], got.em), Store(f[3], got.sum);
+    Store(f[4], got.max), Store(f[5], got.inSum), Store(f[6], got.inMax);
+    got.tmp.assign(tmp.HostPtr(), tmp.HostPtr() + tmpBytes);
+  };
+  const auto status = lngrad::aicore::Launch(1, kernel, opts);
+  EXPECT_TRUE(status.ok()) << status.message();
+  return got;
+}
+
+// Bit for bit; two NaNs match (the device's NaN payloads are not modelled).
+bool Same(float a, float b) { return Bits(a) == Bits(b) || (std::isnan(a) && std::isnan(b)); }
+
+void ExpectBits(const std::vector<float>& got, const std::vector<float>& want, const char* what) {
+  ASSERT_EQ(got.size(), want.size()) << what;
+  for (size_t i = 0; i < got.size(); ++i) {
+    if (!Same(got[i], want[i])) {
+      ADD_FAILURE() << what << ": first mismatch at " << i << ": lngrad " << got[i] << ", replay "
+                    << want[i];
+      return;
+    }
+  }
+}
+
+void ExpectBytes(const std::vector<uint8_t>& got, const std::vector<uint8_t>& want) {
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    const size_t at = i / 4 * 4;
+    if (got[i] != want[i] && at + 4 <= got.size()) {  // a whole float: two NaNs match
+      float g = 0, w = 0;
+      std::memcpy(&g, got.data() + at, 4);
+      std::memcpy(&w, want.data() + at, 4);
+      if (Same(g, w)) continue;
+    }
+    if (got[i] != want[i]) {
+      uint32_t g = 0, w = 0;
+      std::memcpy(&g, got.data() + at, std::min<size_t>(4, got.size() - at));
+      std::memcpy(&w, want.data() + at, std::min<size_t>(4, want.size() - at));
+      ADD_FAILURE() << "scratch: first mismatch at byte " << i << " (float " << i / 4
+                    << "): lngrad 0x" << std::hex << g << ", replay 0x" << w;
+      return;
+    }
+  }
+}
+
+Io Operands(const Shape& s, uint32_t seed) {
+  const uint64_t n = uint64_t{s.m} * s.k, st = uint64_t{s.m} * 8;
+  Io in;
+  in.src = Inputs(seed, s);
+  in.dst.assign(n + kPast, -77.0f);
+  in.sum = Uniform(seed + 1, st, -3.0f, 3.0f);
+  in.max = Uniform(seed + 2, st, -3.0f, 3.0f);
+  in.em = Uniform(seed + 3, st, -3.0f, 3.0f);
+  in.inSum = Uniform(seed + 4, st, 0.5f, 40.0f);
+  in.inMax = Uniform(seed + 5, st, -6.0f, 9.0f);
+  if (st > 9) in.inMax[9] = NAN;
+  if (st > 20) in.inMax[20] = -INFINITY;
+  return in;
+}
+
+// One shape, one scratch size, both overloads, without and with update; returns the cases the
+// replay covers (the others: the buffer stays marked in lngrad, not compared here).
+int Check(const Shape& s, uint32_t tmpBytes, uint32_t seed) {
+  int covered = 0;
+  for (const bool update : {false, true}) {
+    SoftMaxTiling t;
+    AscendC::SoftMaxFlashV2TilingFunc(ge::Shape({s.m, s.k}), 4, 4, tmpBytes, t, update, true);
+    SmxTiling mt;
+    std::memcpy(&mt, &t, sizeof mt);
+    const Io in = Operands(s, seed);
+    Io want = in;
+    std::vector<uint8_t> wtmp(tmpBytes, kFill);
+    if (!lngrad_replay::ReplayFlashV2BasicScratch(
+            mt, update,
+            {want.src.data(), want.dst.data(), want.sum.data(), want.max.data(), want.em.data(),
+             want.inSum.data(), want.inMax.data()},
+            wtmp.data(), tmpBytes)) {
+      continue;
+    }
+    for (const bool stack : {false, true}) {
+      if (stack && tmpBytes % 32 != 0) continue;  // the stack buffer comes in 32-byte blocks
+      SCOPED_TRACE("m " + std::to_string(s.m) + " k " + std::to_string(s.k) + " tmp " +
+                   std::to_string(tmpBytes) + " splitM " + std::to_string(t.splitM) +
+                   (update ? " update" : " no update") + (stack ? " stack" : " shared"));
+      const Io got = RunLngrad(s, update, stack, tmpBytes, t, in);
+      if (::testing::Test::HasFailure()) return covered;
+      ++covered;
+      ExpectBytes(got.tmp, wtmp);
+      ExpectBits(got.dst, want.dst, "dst");
+      ExpectBits(got.src, want.src, "src");
+      ExpectBits(got.sum, want.sum, "expSum");
+      ExpectBits(got.max, want.max, "max");
+      ExpectBits(got.em, want.em, "expMax");
+      ExpectBits(got.inSum, want.inSum, "inExpSum");
+      ExpectBits(got.inMax, want.inMax, "inMax");
+    }
+  }
+  return covered;
+}
+
+// Bytes for splits of `rows` rows (CalculateNDSplitM, float: w / (8 + 64) per row).
+uint32_t RowsBytes(uint32_t rows) { return rows * 72 * 4; }
+
+const Shape kShapes[] = {{8, 64},    {16, 64},  {8, 128}, {16, 256}, {24, 448},
+                         {8, 512},   {24, 512}, {8, 576}, {16, 640}, {8, 1024},
+                         {16, 1024}, {8, 1536}, {40, 64}, {32, 192}};
+
+TEST(SoftmaxFlashV2BasicScratchReplay, FloatData) {
+  uint32_t seed = 9100;
+  int covered = 0;
+  for (const Shape& s : kShapes) {
+    covered += Check(s, RowsBytes(8), seed += 10);
+    covered += Check(s, RowsBytes(24) + 12, seed += 10);
+    const uint32_t max =
+        AscendC::GetSoftMaxFlashV2MaxTmpSize(ge::Shape({s.m, s.k}), 4, 4, true, true);
+    covered += Check(s, std::min<uint32_t>(max, 60 * 1024), seed += 10);
+  }
+  EXPECT_GE(covered, 80) << "cases the replay covers";
+}
+
+}  // namespace
