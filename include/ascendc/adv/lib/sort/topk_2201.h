@@ -29,6 +29,7 @@
 // changes nothing (the kit's 2201 code does not read it).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 #include "kernel_tiling/kernel_tiling.h"
@@ -159,21 +160,22 @@ void NSmallGather2201(const AscendC::LocalTensor<T>& dstValue,
              idxMask, true, 64, p, rsvd, loc);
 }
 
-// The operand sizes the kit's 2201 parameter check asserts (topk_check_common.h, which 2002 builds
-// too): src inner * outter; srcIndexLocal inner (TOPK_NORMAL) or inner * outter (TOPK_NSMALL),
-// isInitIndex or not; TOPK_NORMAL dstValue k rounded up to 32 bytes of T times outter, dstIndex
-// k rounded up to 8 times outter, finishLocal outter with isHasfinish; TOPK_NSMALL dstValue and
-// dstIndex k * outter, and no isHasfinish (checks::kTopKParams).
+// The operand sizes the kit's parameter check asserts (topk_check_common.h, built for 2201 and
+// 2002 alike; RunMerge2201 and topk_v200.h's RunV200 call it): src inner * outter; srcIndexLocal
+// inner (TOPK_NORMAL) or inner * outter (TOPK_NSMALL), isInitIndex or not; TOPK_NORMAL dstValue k
+// rounded up to 32 bytes of T times outter, dstIndex k rounded up to 8 times outter, finishLocal
+// outter with isHasfinish; TOPK_NSMALL dstValue and dstIndex k * outter, and no isHasfinish
+// (checks::kTopKParams).
 template <typename T, bool isHasfinish, bool nsmall>
-void CheckOperands2201(const AscendC::LocalTensor<T>& dstValue,
-                       const AscendC::LocalTensor<int32_t>& dstIndex,
-                       const AscendC::LocalTensor<T>& src,
-                       const AscendC::LocalTensor<int32_t>& srcIndex,
-                       const AscendC::LocalTensor<bool>& finish, int32_t k,
-                       const AscendC::TopKInfo& info) {
+void CheckOperands(const AscendC::LocalTensor<T>& dstValue,
+                   const AscendC::LocalTensor<int32_t>& dstIndex,
+                   const AscendC::LocalTensor<T>& src, const AscendC::LocalTensor<int32_t>& srcIndex,
+                   const AscendC::LocalTensor<bool>& finish, int32_t k,
+                   const AscendC::TopKInfo& info) {
   if (!CheckedMode()) return;
-  const uint64_t rows = static_cast<uint64_t>(info.outter), all = rows * info.inner;
-  const uint64_t kk = static_cast<uint64_t>(k), perBlock = 32 / sizeof(T);
+  const uint64_t rows = uint64_t(std::max(info.outter, 0));
+  const uint64_t all = rows * uint64_t(std::max(info.inner, 0));
+  const uint64_t kk = uint64_t(std::max(k, 0)), perBlock = 32 / sizeof(T);
   src.Access(0, all, "TopK srcLocal");
   srcIndex.Access(0, nsmall ? all : static_cast<uint64_t>(info.inner), "TopK srcIndexLocal");
   if constexpr (nsmall) {
@@ -197,7 +199,7 @@ void RunMerge2201(const AscendC::LocalTensor<T>& dstValue,
                   int32_t k, const AscendC::tiling::TopkTiling& t, const AscendC::TopKInfo& info,
                   bool largest, SrcLoc loc) {
   using namespace AscendC;
-  CheckOperands2201<T, isHasfinish, nsmall>(dstValue, dstIndex, src, srcIndex, finish, k, info);
+  CheckOperands<T, isHasfinish, nsmall>(dstValue, dstIndex, src, srcIndex, finish, k, info);
   LocalTensor<uint32_t> idx = srcIndex.template ReinterpretCast<uint32_t>();
   if constexpr (!isInitIndex) {
     LocalTensor<int32_t> made = tmp[nsmall ? t.topkNSmallSrcIndexOffset : t.srcIndexOffset]

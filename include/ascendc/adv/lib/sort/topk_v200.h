@@ -289,32 +289,6 @@ void RunNSmall200(const AscendC::LocalTensor<T>& dstValue,
   GatherNSmall200(dstValue, dstIndex, tmp, t, info.outter, loc);
 }
 
-// The operand sizes the kit's parameter check asserts on 2002 as on 2201 (topk_check_common.h
-// VerifyingParametersNormal / VerifyingParametersSmall): srcIndexLocal inner (TOPK_NORMAL) or
-// inner * outter (TOPK_NSMALL); TOPK_NORMAL dstValue k rounded up to 32 bytes of T, dstIndex k
-// rounded up to 8, times outter, finishLocal outter with isHasfinish; TOPK_NSMALL dstValue and
-// dstIndex k * outter, no isHasfinish (checks::kTopKParams).
-template <typename T, bool isHasfinish, bool nsmall>
-void CheckOperands200(const AscendC::LocalTensor<T>& dstValue,
-                      const AscendC::LocalTensor<int32_t>& dstIndex,
-                      const AscendC::LocalTensor<int32_t>& srcIndex,
-                      const AscendC::LocalTensor<bool>& finish, int32_t k,
-                      const AscendC::TopKInfo& info) {
-  if (!CheckedMode()) return;
-  const uint64_t rows = uint64_t(std::max(info.outter, 0)), kk = uint64_t(std::max(k, 0));
-  const uint64_t per = 32 / sizeof(T);
-  srcIndex.Access(0, nsmall ? rows * uint64_t(info.inner) : uint64_t(info.inner),
-                  "TopK srcIndexLocal");
-  if constexpr (nsmall) {
-    dstValue.Access(0, kk * rows, "TopK dstValueLocal");
-    dstIndex.Access(0, kk * rows, "TopK dstIndexLocal");
-  } else {
-    dstValue.Access(0, (kk + per - 1) / per * per * rows, "TopK dstValueLocal");
-    dstIndex.Access(0, (kk + 7) / 8 * 8 * rows, "TopK dstIndexLocal");
-    if (isHasfinish) finish.Access(0, rows, "TopK finishLocal");
-  }
-}
-
 template <typename T, bool isInitIndex, bool isHasfinish, bool nsmall>
 void RunV200(const AscendC::LocalTensor<T>& dstValue, const AscendC::LocalTensor<int32_t>& dstIndex,
              const AscendC::LocalTensor<T>& src, const AscendC::LocalTensor<int32_t>& srcIndex,
@@ -322,14 +296,10 @@ void RunV200(const AscendC::LocalTensor<T>& dstValue, const AscendC::LocalTensor
              const AscendC::LocalTensor<uint8_t>& tmpLocal, int32_t k,
              const AscendC::tiling::TopkTiling& t, const AscendC::TopKInfo& info, bool isLargest,
              SrcLoc loc) {
-  // The kit's kernel check (topk_check_common.h VerifyingParametersSmall) asserts isHasfinish
-  // false in TOPK_NSMALL, whose sequence has no finish flags.
-  if (nsmall && isHasfinish && CheckedMode()) {
-    RaiseKernelCheck(checks::kTopKParams, "TopK: isHasfinish must be false in TOPK_NSMALL");
-  }
   Check(nsmall, k, info, tmpLocal.View().size_bytes,
         uint64_t(std::max(t.tmpLocalSize, 0)) * sizeof(T), sizeof(T) == 2 && !isInitIndex);
-  CheckOperands200<T, isHasfinish, nsmall>(dstValue, dstIndex, srcIndex, finish, k, info);
+  // The kit's parameter check, as on 2201 (topk_2201.h; TOPK_NSMALL without finish flags).
+  CheckOperands<T, isHasfinish, nsmall>(dstValue, dstIndex, src, srcIndex, finish, k, info);
   const AscendC::LocalTensor<T> tmp = tmpLocal.template ReinterpretCast<T>();
   if constexpr (nsmall) {
     RunNSmall200<T, isInitIndex>(dstValue, dstIndex, src, srcIndex, tmp, t, info, isLargest, loc);
