@@ -136,16 +136,16 @@ bool ReplaySoftMaxBasicWork(const SmxTiling& t, const T* src, T* dst, uint64_t d
   std::vector<float> w(work.size() / 4);
   std::memcpy(w.data(), work.data(), w.size() * 4);
   if (t.rangeM != 0) {
-    if (k == 0 || k % kRep != 0 || s / kRep > 255 || m > 255 || k / kRep * 8 > 255 ||
-        ceilM > 255 || reduceCeil > 255 || s != m * k) {
+    if (k == 0 || k % kRep != 0 || s / kRep > 255 || m > 255 || k / kRep * 8 > 255 || ceilM > 255 ||
+        reduceCeil > 255 || s != m * k) {
       return false;
     }
     // half: x at 0, t1 at s, the group results at s + 64 m; float: t1 at 0, those at 64 m.
     const uint64_t t1 = kHalf ? s : 0, r = t1 + m * kRep;
     uint64_t end = std::max({kHalf ? s : 0, t1 + m * kRep, t1 + ceilM * kRep, r + ceilM * kBlk});
     if (kHalfStat) end = std::max(end, t1 + ceilM * 2 * kRep);
-    const uint64_t statEnd = uint64_t{t.rangeM - 1} * t.reduceSize +
-                             (kHalfStat ? reduceCeil * kRep : ceilM * kRep);
+    const uint64_t statEnd =
+        uint64_t{t.rangeM - 1} * t.reduceSize + (kHalfStat ? reduceCeil * kRep : ceilM * kRep);
     if (end > w.size() || statEnd > statLen || uint64_t{t.rangeM} * s > dstLen) return false;
   }
   const uint64_t t1 = kHalf ? s : 0, rAt = t1 + m * kRep;
@@ -279,14 +279,12 @@ bool ReplaySimpleSoftMaxHalfWork(const SmxTiling& t, bool basic, const Half* src
   return true;
 }
 
-template bool ReplaySoftMaxBasicWork<float, float>(const SmxTiling&, const float*, float*,
-                                                   uint64_t, float*, float*, uint64_t,
-                                                   std::vector<uint8_t>&);
+template bool ReplaySoftMaxBasicWork<float, float>(const SmxTiling&, const float*, float*, uint64_t,
+                                                   float*, float*, uint64_t, std::vector<uint8_t>&);
 template bool ReplaySoftMaxBasicWork<Half, Half>(const SmxTiling&, const Half*, Half*, uint64_t,
                                                  Half*, Half*, uint64_t, std::vector<uint8_t>&);
 template bool ReplaySoftMaxBasicWork<Half, float>(const SmxTiling&, const Half*, Half*, uint64_t,
-                                                  float*, float*, uint64_t,
-                                                  std::vector<uint8_t>&);
+                                                  float*, float*, uint64_t, std::vector<uint8_t>&);
 template bool ReplaySimpleSoftMaxHalfWork<Half>(const SmxTiling&, bool, const Half*, Half*,
                                                 const Half*, const Half*, uint64_t,
                                                 std::vector<uint8_t>&);
