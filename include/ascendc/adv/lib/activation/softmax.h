@@ -19,6 +19,7 @@
 // less than srcK.
 #pragma once
 
+#include "lib/activation/softmax_basic_work.h"
 #include "lib/activation/softmax_common.h"
 #include "lib/activation/softmax_nz.h"
 #include "lib/activation/softmax_work.h"
@@ -91,8 +92,9 @@ void SoftMaxRows(const char* api, bool basic, Finish fin, const AscendC::LocalTe
   const uint32_t reuseCols = RegBase() && (d.k == 8 || d.k == 16) ? d.k : cols;
   for (uint32_t r = 0; r < d.m; ++r) {
     LoadRow(x, src.HostPtr() + uint64_t{r} * d.k, d.k);
-    const float mx = basicOrder || RegBase() ? RowMax(x.data(), redK)
-                                             : NdRowMax(x.data(), redK, SplitRowsAt(d, r));
+    const float mx = basicOrder  ? BasicRowMax(x.data(), redK, SplitRowsAt(d, r))
+                     : RegBase() ? RowMax(x.data(), redK)
+                                 : NdRowMax(x.data(), redK, SplitRowsAt(d, r));
     for (float& v : x) v = v - mx;
     ExpInPlace(x);
     if (reuseSrc) StoreRow(src.HostPtr() + uint64_t{r} * d.k, x, reuseCols);
@@ -324,9 +326,19 @@ void SoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
       leave.Modelled();
     }
   }
+  // SoftMaxBasicBlock's buffer, statistics stores and dst on 2201 (softmax_basic_work.h).
+  std::optional<sd::SoftMaxBasicLeave<D, U>> bw;
+  if (basic) {
+    bw = sd::SoftMaxBasicPrepare<D, U>("SoftMax", kt, d, dstTensor, sumTensor, maxTensor, srcTensor,
+                                       sharedTmpBuffer);
+  }
   sd::SoftMaxRows<D, U>("SoftMax", basic, sd::Finish::kDiv, dstTensor, &sumTensor, &maxTensor,
                         srcTensor, &sharedTmpBuffer,
                         sd::WithSplits(sd::RegBasicDims(isBasicBlock, d), kt), loc);
+  if (bw) {
+    sd::SoftMaxBasicStore<D, U>("SoftMax", loc, *bw, dstTensor, sumTensor, maxTensor);
+    leave.Modelled();
+  }
 }
 
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false,
