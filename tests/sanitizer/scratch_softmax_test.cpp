@@ -26,8 +26,9 @@ void ExpectLoud(const char* soc, const char* api, const Call& call, Then read = 
 // and SoftmaxGradFront ND write it: SoftmaxGradIsModelledNotMarked below). 8 rows of
 // 64 floats (halves for FlashV3): src in b, dst in a, the statistics in c and d. SoftMax<float>'s
 // and SoftMax<half>'s generic loops on 2201 write what the kit leaves (softmax_work.h;
-// SoftMaxIsModelledNotMarked), so its SoftMax examples here run on 2002 and, on 2201, with
-// isBasicBlock (still marked).
+// SoftMaxIsModelledNotMarked), as do its isBasicBlock path and SimpleSoftMax<half>
+// (softmax_basic_work.h; SoftMaxBasicAndSimpleHalfAreModelledNotMarked), so its SoftMax examples
+// here run on 2002; on 2201 the NZ forms stay marked.
 constexpr uint32_t kSmM = 8, kSmK = 64;
 SoftMaxTiling SmTiling(uint32_t type_size) {
   SoftMaxTiling t;
@@ -49,14 +50,12 @@ TEST(ScratchInitcheck, SoftMaxFamilyReadAfterTheCall) {
     LogSoftMaxTilingFunc(ge::Shape({kSmM, kSmK}), 4, kTmpBytes, t);
     LogSoftMax<float>(F(o.a), F(o.c), F(o.d), F(o.b), o.tmp, t, kSmShape);
   });
-  ExpectLoud(k910, "SoftMax", [](Ops& o) {  // isBasicBlock (SoftMaxBasicBlock): still marked
-    SoftMax<float, false, true>(F(o.a), F(o.c), F(o.d), F(o.b), o.tmp, SmTiling(4), kSmShape);
+  // 2201's isBasicBlock SoftMax and half SimpleSoftMax are modelled
+  // (SoftMaxBasicAndSimpleHalfAreModelledNotMarked); 2002's are still marked.
+  ExpectLoud("Ascend310P1", "SimpleSoftMax", [](Ops& o) {  // half data: the float copy
+    SimpleSoftMax<half>(H(o.a), H(o.c), H(o.d), H(o.b), o.tmp, SmTiling(2), kSmShape);
   });
   for (const char* soc : {k910, "Ascend310P1"}) {
-    ExpectLoud(soc, "SimpleSoftMax", [](Ops& o) {  // half data: the float copy, still marked
-      const auto h = [](const LocalTensor<uint8_t>& t) { return t.ReinterpretCast<half>(); };
-      SimpleSoftMax<half>(h(o.a), h(o.c), h(o.d), h(o.b), o.tmp, SmTiling(2), kSmShape);
-    });
     // SoftmaxFlashV2's generic split loop is modelled on 2201 (SoftmaxFlashV2IsModelledNotMarked),
     // its basic-block path is not, nor 2002.
     ExpectLoud(soc, "SoftmaxFlashV2", [](Ops& o) {
@@ -210,6 +209,41 @@ TEST(ScratchInitcheck, SoftMaxThenAnotherOnTheSameBufferIsClean) {
           SoftmaxGradFront<float>(F(o.c)[512], F(o.a), F(o.b), o.tmp, SmTiling(4), kSmShape);
         }).r);
   }
+}
+
+// SoftMax with statistics and isBasicBlock (float; half with half or float statistics) and
+// SimpleSoftMax with half data (generic loop and isBasicBlock, half or float statistics) on 2201:
+// lngrad writes what the kit's splits leave in the work buffer (softmax_basic_work.h;
+// replay.SoftMaxBasicScratchReplay.*, replay.SimpleSoftMaxHalfScratchReplay.*): no mark.
+TEST(ScratchInitcheck, SoftMaxBasicAndSimpleHalfAreModelledNotMarked) {
+  const SoftMaxShapeInfo wide{kSmM, 128, kSmM, 128};
+  const auto tiling = [](uint32_t k, uint32_t typeSize) {
+    SoftMaxTiling t;
+    SoftMaxTilingFunc(ge::Shape({kSmM, k}), typeSize, kTmpBytes, t);
+    return t;
+  };
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                SoftMax<float, false, true>(F(o.a), F(o.c), F(o.d), F(o.b), o.tmp, SmTiling(4),
+                                            kSmShape);
+              }).r);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [&](Ops& o) {
+                SoftMax<half, false, true>(H(o.a), H(o.c), H(o.d), H(o.b), o.tmp, tiling(128, 2),
+                                           wide);
+              }).r);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [&](Ops& o) {
+                SoftMax<half, false, true>(H(o.a), F(o.c), F(o.d), H(o.b), o.tmp, tiling(128, 4),
+                                           wide);
+              }).r);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                SimpleSoftMax<half>(H(o.a), H(o.c), H(o.d), H(o.b), o.tmp, SmTiling(2), kSmShape);
+              }).r);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                SimpleSoftMax<half>(H(o.a), F(o.c), F(o.d), H(o.b), o.tmp, SmTiling(4), kSmShape);
+              }).r);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [&](Ops& o) {
+                SimpleSoftMax<half, false, true>(H(o.a), H(o.c), H(o.d), H(o.b), o.tmp,
+                                                 tiling(128, 2), wide);
+              }).r);
 }
 
 // SoftMax<float> and SoftMax<half> on 2201, the generic loop with and without statistics, and
