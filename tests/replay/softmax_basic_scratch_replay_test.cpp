@@ -47,9 +47,14 @@ enum class Api { kSoftMax, kSimple };
 struct Case {
   uint32_t m, k, oriK;
   uint32_t tmpBytes;
-  bool hostTiling;  // the host SoftMaxTilingFunc for [m, k]; else one for another shape (re-tile)
-  bool basic;       // isBasicBlock (SimpleSoftMax; SoftMax here always)
+  bool hostTiling;   // the host SoftMaxTilingFunc for [m, k]; else one for another shape (re-tile)
+  bool basic;        // isBasicBlock (SimpleSoftMax; SoftMax here always, or its config)
+  bool cfg = false;  // SoftMax with kCfg16x128 (isBasicBlock false): its basic shape
 };
+
+// The constant-shape config whose shape passes SoftMaxNDImpl's basic-block test (oriSrcK % 64,
+// below 2048, oriSrcM % 8): SoftMaxBasicBlock runs whatever isBasicBlock says.
+constexpr AscendC::SoftmaxConfig kCfg16x128{true, 16, 128};
 
 template <class T, class S>
 struct Mem {
@@ -112,7 +117,11 @@ Mem<T, S> RunKernel(const char* soc, const Case& c, const SoftMaxTiling& t, cons
     std::memcpy(tmp.HostPtr(), in.tmp.data(), c.tmpBytes);
     const AscendC::SoftMaxShapeInfo si{c.m, c.k, c.m, c.oriK};
     if constexpr (kApi == Api::kSoftMax) {
-      if (stack) {
+      if (c.cfg && stack) {
+        AscendC::SoftMax<Dev<T>, false, false, false, kCfg16x128>(d, sm, mx, s, t, si);
+      } else if (c.cfg) {
+        AscendC::SoftMax<Dev<T>, false, false, false, kCfg16x128>(d, sm, mx, s, tmp, t, si);
+      } else if (stack) {
         AscendC::SoftMax<Dev<T>, false, true>(d, sm, mx, s, t, si);
       } else {
         AscendC::SoftMax<Dev<T>, false, true>(d, sm, mx, s, tmp, t, si);
@@ -176,8 +185,8 @@ void ExpectWork(const std::vector<uint8_t>& got, const std::vector<uint8_t>& wan
       return;
     }
   }
-  EXPECT_TRUE(std::equal(got.begin() + got.size() / 4 * 4, got.end(),
-                         want.begin() + want.size() / 4 * 4));
+  EXPECT_TRUE(
+      std::equal(got.begin() + got.size() / 4 * 4, got.end(), want.begin() + want.size() / 4 * 4));
 }
 
 // The tiling the kernel runs: the host one for [m, k] (statistics' type size), or the kernel's
@@ -191,7 +200,7 @@ void Tilings(const Case& c, SoftMaxTiling* given, rp::SmxTiling* kt) {
   }
   const uint32_t other = c.m == 8 ? 16 : 8;
   AscendC::SoftMaxTilingFunc(ge::Shape({other, c.k}), sizeof(S), c.tmpBytes, *given);
-  *kt = rp::SmxKernelTiling(c.tmpBytes / 4, c.m, c.k, c.m, sizeof(T), sizeof(S), c.basic);
+  *kt = rp::SmxKernelTiling(c.tmpBytes / 4, c.m, c.k, c.m, sizeof(T), sizeof(S), c.basic && !c.cfg);
 }
 
 // Returns the cases compared: a tiling leaving rows (refused in checked mode) is not run; one
@@ -205,10 +214,11 @@ int Check(const char* soc, const Case& c0, uint32_t seed) {
     if (stack) c.tmpBytes = c.tmpBytes / 32 * 32;  // the stack buffer comes in 32-byte blocks
     SCOPED_TRACE(std::string(soc) + (kApi == Api::kSoftMax ? " SoftMax" : " SimpleSoftMax") +
                  (sizeof(T) == 2 ? "<half" : "<float") + (sizeof(S) == 2 ? ", half" : ", float") +
-                 " statistics> m " + std::to_string(c.m) + " k " + std::to_string(c.k) +
-                 " oriK " + std::to_string(c.oriK) + " tmp " + std::to_string(c.tmpBytes) +
+                 " statistics> m " + std::to_string(c.m) + " k " + std::to_string(c.k) + " oriK " +
+                 std::to_string(c.oriK) + " tmp " + std::to_string(c.tmpBytes) +
                  (c.hostTiling ? " host tiling" : " re-tile") + (c.basic ? " basic" : "") +
-                 (stack ? " stack" : "") + " seed " + std::to_string(seed));
+                 (c.cfg ? " config 16x128" : "") + (stack ? " stack" : "") + " seed " +
+                 std::to_string(seed));
     SoftMaxTiling given;
     rp::SmxTiling kt;
     Tilings<T, S>(c, &given, &kt);
@@ -231,9 +241,9 @@ int Check(const char* soc, const Case& c0, uint32_t seed) {
     Mem<T, S> want = in;
     bool covered = false;
     if constexpr (kApi == Api::kSoftMax) {
-      covered = rp::ReplaySoftMaxBasicWork<T, S>(kt, in.src.data(), want.dst.data(),
-                                                 want.dst.size(), want.sum.data(),
-                                                 want.max.data(), ns, want.tmp);
+      covered =
+          rp::ReplaySoftMaxBasicWork<T, S>(kt, in.src.data(), want.dst.data(), want.dst.size(),
+                                           want.sum.data(), want.max.data(), ns, want.tmp);
     } else {
       covered = rp::ReplaySimpleSoftMaxHalfWork<S>(kt, c.basic, in.src.data(), want.dst.data(),
                                                    in.sum.data(), in.max.data(), ns, want.tmp);
@@ -266,12 +276,12 @@ std::vector<uint32_t> Sizes(const Shape& s) {
 
 // Every shape and size; most cases must be compared (both overloads, both tilings).
 template <class T, class S, Api kApi>
-void Sweep(const std::vector<Shape>& shapes, bool basic, uint32_t seed) {
+void Sweep(const std::vector<Shape>& shapes, bool basic, uint32_t seed, bool cfg = false) {
   int compared = 0, cases = 0;
   for (const Shape& s : shapes) {
     for (const uint32_t bytes : Sizes<T, S>(s)) {
       for (const bool host : {true, false}) {
-        compared += Check<T, S, kApi>(k910B, {s.m, s.k, s.oriK, bytes, host, basic}, seed++);
+        compared += Check<T, S, kApi>(k910B, {s.m, s.k, s.oriK, bytes, host, basic, cfg}, seed++);
         cases += 2;
       }
     }
@@ -280,10 +290,10 @@ void Sweep(const std::vector<Shape>& shapes, bool basic, uint32_t seed) {
 }
 
 // isBasicBlock's shapes (srcM a multiple of 8, srcK a multiple of 64 below 2048; oriK is not read).
-const std::vector<Shape> kBasicFloat = {{8, 64, 64},   {16, 128, 100}, {8, 192, 192},
-                                        {24, 64, 64},  {8, 512, 500},  {32, 256, 256},
-                                        {64, 64, 64},  {8, 1984, 1984}, {40, 320, 320}};
-const std::vector<Shape> kBasicHalf = {{8, 128, 128}, {16, 192, 150}, {8, 256, 256},
+const std::vector<Shape> kBasicFloat = {{8, 64, 64},  {16, 128, 100},  {8, 192, 192},
+                                        {24, 64, 64}, {8, 512, 500},   {32, 256, 256},
+                                        {64, 64, 64}, {8, 1984, 1984}, {40, 320, 320}};
+const std::vector<Shape> kBasicHalf = {{8, 128, 128},  {16, 192, 150},  {8, 256, 256},
                                        {24, 128, 128}, {8, 1024, 1000}, {32, 384, 384},
                                        {64, 128, 128}, {8, 1920, 1920}};
 
@@ -299,10 +309,18 @@ TEST(SoftMaxBasicScratchReplay, HalfWithFloatStatisticsMatchesTheKitsBufferByteF
   Sweep<rp::Half, float, Api::kSoftMax>(kBasicHalf, true, 6500);
 }
 
+// The constant-shape config's basic shape [16, 128] (isBasicBlock false) runs SoftMaxBasicBlock.
+TEST(SoftMaxBasicScratchReplay, ConfigBasicShapeMatchesTheKitsBufferByteForByte) {
+  const std::vector<Shape> shape = {{16, 128, 128}};
+  Sweep<float, float, Api::kSoftMax>(shape, true, 7300, true);
+  Sweep<rp::Half, rp::Half, Api::kSoftMax>(shape, true, 7400, true);
+  Sweep<rp::Half, float, Api::kSoftMax>(shape, true, 7500, true);
+}
+
 // SimpleSoftMax, half data: the generic loop (tails, any srcK a multiple of 16) and isBasicBlock.
-const std::vector<Shape> kSimpleHalf = {{1, 16, 16},   {3, 48, 40},   {13, 128, 128},
-                                        {40, 64, 64},  {7, 320, 300}, {2, 2048, 2048},
-                                        {33, 16, 16},  {9, 208, 208}};
+const std::vector<Shape> kSimpleHalf = {{1, 16, 16},  {3, 48, 40},   {13, 128, 128},
+                                        {40, 64, 64}, {7, 320, 300}, {2, 2048, 2048},
+                                        {33, 16, 16}, {9, 208, 208}};
 
 TEST(SimpleSoftMaxHalfScratchReplay, GenericLoopMatchesTheKitsBufferByteForByte) {
   Sweep<rp::Half, rp::Half, Api::kSimple>(kSimpleHalf, false, 6700);
@@ -350,13 +368,13 @@ TEST(SoftMaxBasicScratchReplay, RowMaxFollowsBasicBlockMaxImplForNanAndSignedZer
       in.sum.assign(kM * 8 + kPast, 0.0f);
       in.max = in.sum;
       in.tmp.assign(bytes, 0);
-      const Mem<float, float> got = RunKernel<float, float, Api::kSoftMax>(soc, c, given, in, false);
+      const Mem<float, float> got =
+          RunKernel<float, float, Api::kSoftMax>(soc, c, given, in, false);
       ASSERT_FALSE(::testing::Test::HasFailure());
       Mem<float, float> want = in;
-      ASSERT_TRUE((rp::ReplaySoftMaxBasicWork<float, float>(kt, in.src.data(), want.dst.data(),
-                                                            want.dst.size(), want.sum.data(),
-                                                            want.max.data(), in.sum.size(),
-                                                            want.tmp)));
+      ASSERT_TRUE((rp::ReplaySoftMaxBasicWork<float, float>(
+          kt, in.src.data(), want.dst.data(), want.dst.size(), want.sum.data(), want.max.data(),
+          in.sum.size(), want.tmp)));
       EXPECT_FALSE(std::isnan(got.max[0])) << "row 0: the NaN at column 0 is dropped";
       EXPECT_EQ(std::isnan(got.max[8]), k == 1024) << "row 1";
       EXPECT_FALSE(std::isnan(got.max[16])) << "row 2";
