@@ -303,8 +303,7 @@ std::optional<BasicImage> SimpleHalfPrepare(const AscendC::tiling::SoftMaxTiling
   // else its rows.
   const uint64_t last = parts == 0 ? 0 : parts - 1;
   const uint64_t statEnd =
-      parts == 0 ? 0
-                 : statAt(last) + (basic && kHalfStat ? castReps * kLanes : rowsOf(last) * rk);
+      parts == 0 ? 0 : statAt(last) + (basic && kHalfStat ? castReps * kLanes : rowsOf(last) * rk);
   const uint64_t srcEnd = parts == 0 ? 0 : last * s + uint64_t{rowsOf(last)} * k;
   BasicImage w(tmp);
   const uint64_t statFloats = kHalfStat ? (basic ? castReps * kLanes : uint64_t{t.splitM} * rk) : 0;
