@@ -320,11 +320,12 @@ void SoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
     d.m = sd::GenericSplitRows("SoftMax", "dstTensor, sumTensor and maxTensor", tiling, kt, d);
   }
   // The work buffer of the generic loop on 2201 (softmax_work.h); elsewhere marked.
-  if constexpr (config.oriSrcM == 0 || config.oriSrcK == 0) {
-    if (!basic && sd::SoftMaxWork<D, U>("SoftMax", loc, kt, d, srcTensor, &sumTensor, &maxTensor,
-                                        sharedTmpBuffer)) {
-      leave.Modelled();
-    }
+  // The config's generic path gets here when its reduction parameters are the tiling's (splitK =
+  // srcK, reduceK the statistics' 32 bytes; ConfigRows): SoftMaxNDExtImpl's loop with oriK the
+  // config's.
+  if (!basic && sd::SoftMaxWork<D, U>("SoftMax", loc, kt, d, srcTensor, &sumTensor, &maxTensor,
+                                      sharedTmpBuffer)) {
+    leave.Modelled();
   }
   // SoftMaxBasicBlock's buffer, statistics stores and dst on 2201 (softmax_basic_work.h).
   std::optional<sd::SoftMaxBasicLeave<D, U>> bw;
@@ -382,11 +383,9 @@ void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
   }
   d.m = sd::GenericSplitRows("SoftMax", "dstTensor", tiling, kt, d);
   // SingleSoftMaxImpl's work buffer on 2201 (softmax_work.h; any isBasicBlock); elsewhere marked.
-  if constexpr (config.oriSrcM == 0 || config.oriSrcK == 0) {
-    if (sd::SoftMaxWork<T, T>("SoftMax", loc, kt, d, srcTensor, nullptr, nullptr,
-                              sharedTmpBuffer)) {
-      leave.Modelled();
-    }
+  // (The config's generic path as above: SingleSoftMaxImpl's loop with oriK the config's.)
+  if (sd::SoftMaxWork<T, T>("SoftMax", loc, kt, d, srcTensor, nullptr, nullptr, sharedTmpBuffer)) {
+    leave.Modelled();
   }
   sd::SoftMaxRows<T, T>("SoftMax", false, sd::Finish::kDiv, dstTensor, nullptr, nullptr, srcTensor,
                         &sharedTmpBuffer, sd::WithSplits(sd::RegBasicDims(basic, d), kt), loc,
