@@ -24,6 +24,7 @@
 #include "kernel_operator.h"
 #include "lngrad_aicore/launch.h"
 #include "replay_softmax_basic_scratch.h"
+#include "replay_softmax_scratch.h"
 #include "scratch_test_util.h"
 #include "tiling/tiling_api.h"
 
@@ -421,6 +422,103 @@ TEST(SoftMaxBasicScratchReplay, CheckedModeRefusesStatisticsStoresPastTheTensors
   EXPECT_FALSE(st.ok());
   EXPECT_NE(st.ToString().find("tensor_bounds"), std::string::npos) << st.ToString();
   EXPECT_NE(st.ToString().find("sumTensor"), std::string::npos) << st.ToString();
+}
+
+// The constant-shape config's generic path whose reductions take the tiling's parameters
+// (config.oriSrcK rounded up to 8 equal to srcK, the tiling's reduceK the statistics' 8 floats):
+// membase/v220/softmax_impl.h's SoftMaxNDImpl runs SoftMaxNDExtImpl (SingleSoftMaxImpl's loop
+// without statistics) with reduceParam {splitM, oriSrcK, splitM, splitK, reduceM, 8}, the default
+// loop's with oriK = config.oriSrcK, so the generic work replay (replay_softmax_scratch.h, sm1)
+// with that oriK gives the kit's buffer. Float, with and without statistics, both overloads.
+template <const AscendC::SoftmaxConfig& kCfg>
+void CheckConfigGeneric(uint32_t m, uint32_t k, uint32_t bytes, uint32_t seed) {
+  for (const bool stats : {true, false}) {
+    for (const bool stack : {false, true}) {
+      const uint32_t tmpBytes = stack ? bytes / 32 * 32 : bytes;
+      SCOPED_TRACE("config " + std::to_string(kCfg.oriSrcM) + "x" + std::to_string(kCfg.oriSrcK) +
+                   " [" + std::to_string(m) + ", " + std::to_string(k) + "] tmp " +
+                   std::to_string(tmpBytes) + (stats ? " statistics" : "") +
+                   (stack ? " stack" : ""));
+      SoftMaxTiling t;
+      AscendC::SoftMaxTilingFunc(ge::Shape({m, k}), 4, tmpBytes, t);
+      std::mt19937 gen(seed++);
+      Mem<float, float> in;
+      in.src = Values<float>(gen, size_t{m} * k, -4.0f, 4.0f, false);
+      in.dst = Values<float>(gen, size_t{m} * k + kPast, -9.0f, 9.0f, false);
+      in.sum = Values<float>(gen, size_t{m} * 8 + kPast, -9.0f, 9.0f, false);
+      in.max = Values<float>(gen, in.sum.size(), -9.0f, 9.0f, false);
+      in.tmp.resize(tmpBytes);
+      for (uint8_t& b : in.tmp) b = static_cast<uint8_t>(gen());
+      Mem<float, float> got;
+      lngrad::aicore::LaunchOptions opts;
+      opts.soc = k910B;
+      const lngrad::Status st = lngrad::aicore::Launch(
+          1,
+          [&] {
+            AscendC::TPipe pipe;
+            AscendC::TBuf<> bs, bd, bsum, bmax, bt, filler;
+            pipe.InitBuffer(bs, Aligned32(in.src.size() * 4));
+            pipe.InitBuffer(bd, Aligned32(in.dst.size() * 4));
+            pipe.InitBuffer(bsum, Aligned32(in.sum.size() * 4));
+            pipe.InitBuffer(bmax, Aligned32(in.sum.size() * 4));
+            LocalTensor<uint8_t> tmp;
+            rp::scratch_test::TakeScratch(pipe, bt, filler, stack, tmpBytes, &tmp);
+            if (::testing::Test::HasFatalFailure()) return;
+            LocalTensor<float> s = bs.Get<float>(in.src.size()), d = bd.Get<float>(in.dst.size());
+            LocalTensor<float> sm = bsum.Get<float>(in.sum.size());
+            LocalTensor<float> mx = bmax.Get<float>(in.sum.size());
+            std::memcpy(s.HostPtr(), in.src.data(), in.src.size() * 4);
+            std::memcpy(d.HostPtr(), in.dst.data(), in.dst.size() * 4);
+            std::memcpy(sm.HostPtr(), in.sum.data(), in.sum.size() * 4);
+            std::memcpy(mx.HostPtr(), in.max.data(), in.max.size() * 4);
+            std::memcpy(tmp.HostPtr(), in.tmp.data(), tmpBytes);
+            const AscendC::SoftMaxShapeInfo si{m, k, m, k};
+            if (stats && stack) {
+              AscendC::SoftMax<float, false, false, false, kCfg>(d, sm, mx, s, t, si);
+            } else if (stats) {
+              AscendC::SoftMax<float, false, false, false, kCfg>(d, sm, mx, s, tmp, t, si);
+            } else if (stack) {
+              AscendC::SoftMax<float, false, false, kCfg>(d, s, t, si);
+            } else {
+              AscendC::SoftMax<float, false, false, kCfg>(d, s, tmp, t, si);
+            }
+            if (stack) {
+              ASSERT_TRUE((AscendC::PopStackBuffer<uint8_t, AscendC::TPosition::VECCALC>(tmp)));
+            }
+            got.dst.assign(d.HostPtr(), d.HostPtr() + in.dst.size());
+            got.sum.assign(sm.HostPtr(), sm.HostPtr() + in.sum.size());
+            got.max.assign(mx.HostPtr(), mx.HostPtr() + in.sum.size());
+            got.src.assign(s.HostPtr(), s.HostPtr() + in.src.size());
+            got.tmp.assign(tmp.HostPtr(), tmp.HostPtr() + tmpBytes);
+          },
+          opts);
+      ASSERT_TRUE(st.ok()) << st.ToString();
+      Mem<float, float> want = in;
+      rp::SmxTiling kt;
+      std::memcpy(&kt, &t, sizeof kt);
+      rp::ReplaySoftMaxFloatWork(
+          kt, kCfg.oriSrcK,
+          {want.src.data(), want.dst.data(), stats ? want.sum.data() : nullptr,
+           stats ? want.max.data() : nullptr, reinterpret_cast<float*>(want.tmp.data()), false});
+      ExpectWork(got.tmp, want.tmp);
+      ExpectBits(got.dst, want.dst, "dst (and the elements past it)");
+      ExpectBits(got.sum, want.sum, "sum (and the elements past it)");
+      ExpectBits(got.max, want.max, "max (and the elements past it)");
+      ExpectBits(got.src, in.src, "src");
+    }
+  }
+}
+
+constexpr AscendC::SoftmaxConfig kCfg8x36{true, 8, 36};
+constexpr AscendC::SoftmaxConfig kCfg13x130{true, 13, 130};
+
+TEST(SoftMaxConfigScratchReplay, GenericPathWithTheTilingsParametersMatchesTheKitsBuffer) {
+  for (const uint32_t bytes : {(8u + 40 + 64) * 4 * 3 + 12, 20000u}) {
+    CheckConfigGeneric<kCfg8x36>(8, 40, bytes, 7600);
+  }
+  for (const uint32_t bytes : {(8u + 136 + 64) * 4 * 5, (8u + 136 + 64) * 4 * 2 + 12, 40000u}) {
+    CheckConfigGeneric<kCfg13x130>(13, 136, bytes, 7700);
+  }
 }
 
 }  // namespace

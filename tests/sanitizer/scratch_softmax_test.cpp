@@ -211,11 +211,23 @@ TEST(ScratchInitcheck, SoftMaxThenAnotherOnTheSameBufferIsClean) {
   }
 }
 
-// SoftMax with statistics and isBasicBlock (float; half with half or float statistics) and
+// SoftMax with statistics and isBasicBlock (float; half with half or float statistics; the
+// constant-shape config's basic shapes and its generic path with the tiling's parameters) and
 // SimpleSoftMax with half data (generic loop and isBasicBlock, half or float statistics) on 2201:
 // lngrad writes what the kit's splits leave in the work buffer (softmax_basic_work.h;
 // replay.SoftMaxBasicScratchReplay.*, replay.SimpleSoftMaxHalfScratchReplay.*): no mark.
+// The constant-shape config: [8, 64] passes the basic-block test (SoftMaxBasicBlock); [8, 60]
+// (rounded up to srcK = 64) runs the generic loop with the tiling's parameters (softmax_work.h).
+constexpr SoftmaxConfig kCfgBasic{true, kSmM, kSmK}, kCfgGeneric{true, kSmM, 60};
 TEST(ScratchInitcheck, SoftMaxBasicAndSimpleHalfAreModelledNotMarked) {
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                SoftMax<float, false, false, false, kCfgBasic>(F(o.a), F(o.c), F(o.d), F(o.b),
+                                                               o.tmp, SmTiling(4), kSmShape);
+              }).r);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                SoftMax<float, false, false, false, kCfgGeneric>(F(o.a), F(o.c), F(o.d), F(o.b),
+                                                                 o.tmp, SmTiling(4), kSmShape);
+              }).r);
   const SoftMaxShapeInfo wide{kSmM, 128, kSmM, 128};
   const auto tiling = [](uint32_t k, uint32_t typeSize) {
     SoftMaxTiling t;
