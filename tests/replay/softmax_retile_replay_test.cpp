@@ -50,7 +50,13 @@ void CheckSoftMaxBasic(const Shape& s, uint32_t tmpBytes, uint32_t seed) {
   std::vector<T> wy = Sentinel<T>(n);
   std::vector<S> wsum = Sentinel<S>(stats), wmax = Sentinel<S>(stats);
   lngrad_replay::ReplaySoftMax(kt, s.oriK, x.data(), wy.data(), wsum.data(), wmax.data(), true);
-  ExpectOutputs("", y, wy, sum, wsum, max, wmax);
+  // The statistics of the full splits' rows (the last split's broadcast also stores rows past
+  // them, which softmax_basic_scratch_replay_test compares; this replay writes the rows only).
+  const auto rows = [&](const std::vector<S>& v) {
+    const uint64_t end = uint64_t{kt.rangeM} * kt.splitM * kt.reduceK;
+    return std::vector<S>(v.begin(), v.begin() + static_cast<int64_t>(end));
+  };
+  ExpectOutputs("", y, wy, rows(sum), rows(wsum), rows(max), rows(wmax));
 }
 
 }  // namespace

@@ -26,9 +26,10 @@ void ExpectLoud(const char* soc, const char* api, const Call& call, Then read = 
 // and SoftmaxGradFront ND write it: SoftmaxGradIsModelledNotMarked below). 8 rows of
 // 64 floats (halves for FlashV3): src in b, dst in a, the statistics in c and d. SoftMax<float>'s
 // and SoftMax<half>'s generic loops on 2201 and 2002 write what the kit leaves (softmax_work.h,
-// softmax_v200_work.h; SoftMaxIsModelledNotMarked, SoftMaxOn2002IsModelledNotMarked), so its
-// SoftMax examples here take isBasicBlock (SoftMaxBasicBlock: still marked), and the family's
-// 2002 examples are that and SoftmaxGrad's NZ forms.
+// softmax_v200_work.h; SoftMaxIsModelledNotMarked, SoftMaxOn2002IsModelledNotMarked), as do
+// 2201's isBasicBlock path and SimpleSoftMax<half> (softmax_basic_work.h;
+// SoftMaxBasicAndSimpleHalfAreModelledNotMarked), so its SoftMax example here is isBasicBlock on
+// 2002; the NZ forms stay marked on both.
 constexpr uint32_t kSmM = 8, kSmK = 64;
 SoftMaxTiling SmTiling(uint32_t type_size) {
   SoftMaxTiling t;
@@ -40,15 +41,9 @@ LocalTensor<half> H(const LocalTensor<uint8_t>& t) { return t.ReinterpretCast<ha
 const SoftMaxShapeInfo kSmShape{kSmM, kSmK, kSmM, kSmK};
 
 TEST(ScratchInitcheck, SoftMaxFamilyReadAfterTheCall) {
-  // isBasicBlock (SoftMaxBasicBlock): still marked on both.
-  for (const char* soc : {k910, "Ascend310P1"}) {
-    ExpectLoud(soc, "SoftMax", [](Ops& o) {
-      SoftMax<float, false, true>(F(o.a), F(o.c), F(o.d), F(o.b), o.tmp, SmTiling(4), kSmShape);
-    });
-  }
-  // SimpleSoftMax<half>: the float copy, still marked on 2201 (2002's is modelled).
-  ExpectLoud(k910, "SimpleSoftMax", [](Ops& o) {
-    SimpleSoftMax<half>(H(o.a), H(o.c), H(o.d), H(o.b), o.tmp, SmTiling(2), kSmShape);
+  // isBasicBlock on 2002 (SoftMaxBasicBlock): still marked (2201's is modelled).
+  ExpectLoud("Ascend310P1", "SoftMax", [](Ops& o) {
+    SoftMax<float, false, true>(F(o.a), F(o.c), F(o.d), F(o.b), o.tmp, SmTiling(4), kSmShape);
   });
   for (const char* soc : {k910, "Ascend310P1"}) {
     // SoftmaxFlashV2's generic split loop and its float basic-block path are modelled on 2201
@@ -307,6 +302,53 @@ TEST(ScratchInitcheck, SoftMaxOn2002IsModelledNotMarked) {
               }).r);
   ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [](Ops& o) {
                 SimpleSoftMax<half>(H(o.a), H(o.c), H(o.d), H(o.b), o.tmp, SmTiling(2), kSmShape);
+              }).r);
+}
+
+// SoftMax with statistics and isBasicBlock (float; half with half or float statistics; the
+// constant-shape config's basic shapes and its generic path with the tiling's parameters) and
+// SimpleSoftMax with half data (generic loop and isBasicBlock, half or float statistics) on 2201:
+// lngrad writes what the kit's splits leave in the work buffer (softmax_basic_work.h;
+// replay.SoftMaxBasicScratchReplay.*, replay.SimpleSoftMaxHalfScratchReplay.*): no mark.
+// The constant-shape config: [8, 64] passes the basic-block test (SoftMaxBasicBlock); [8, 60]
+// (rounded up to srcK = 64) runs the generic loop with the tiling's parameters (softmax_work.h).
+constexpr SoftmaxConfig kCfgBasic{true, kSmM, kSmK}, kCfgGeneric{true, kSmM, 60};
+TEST(ScratchInitcheck, SoftMaxBasicAndSimpleHalfAreModelledNotMarked) {
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                SoftMax<float, false, false, false, kCfgBasic>(F(o.a), F(o.c), F(o.d), F(o.b),
+                                                               o.tmp, SmTiling(4), kSmShape);
+              }).r);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                SoftMax<float, false, false, false, kCfgGeneric>(F(o.a), F(o.c), F(o.d), F(o.b),
+                                                                 o.tmp, SmTiling(4), kSmShape);
+              }).r);
+  const SoftMaxShapeInfo wide{kSmM, 128, kSmM, 128};
+  const auto tiling = [](uint32_t k, uint32_t typeSize) {
+    SoftMaxTiling t;
+    SoftMaxTilingFunc(ge::Shape({kSmM, k}), typeSize, kTmpBytes, t);
+    return t;
+  };
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                SoftMax<float, false, true>(F(o.a), F(o.c), F(o.d), F(o.b), o.tmp, SmTiling(4),
+                                            kSmShape);
+              }).r);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [&](Ops& o) {
+                SoftMax<half, false, true>(H(o.a), H(o.c), H(o.d), H(o.b), o.tmp, tiling(128, 2),
+                                           wide);
+              }).r);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [&](Ops& o) {
+                SoftMax<half, false, true>(H(o.a), F(o.c), F(o.d), H(o.b), o.tmp, tiling(128, 4),
+                                           wide);
+              }).r);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                SimpleSoftMax<half>(H(o.a), H(o.c), H(o.d), H(o.b), o.tmp, SmTiling(2), kSmShape);
+              }).r);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                SimpleSoftMax<half>(H(o.a), F(o.c), F(o.d), H(o.b), o.tmp, SmTiling(4), kSmShape);
+              }).r);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [&](Ops& o) {
+                SimpleSoftMax<half, false, true>(H(o.a), H(o.c), H(o.d), H(o.b), o.tmp,
+                                                 tiling(128, 2), wide);
               }).r);
 }
 

@@ -234,8 +234,19 @@ void SimpleSoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& inSumT
       }
     }
   }
+  // Half data on 2201 with the default config: the work buffer as the kit leaves it
+  // (softmax_basic_work.h SimpleHalfPrepare).
+  std::optional<sd::BasicImage> sw;
+  if constexpr (std::is_same_v<D, half> && (config.oriSrcM == 0 || config.oriSrcK == 0)) {
+    sw = sd::SimpleHalfPrepare<U>(kt, isBasicBlock, d, inSumTensor, inMaxTensor, srcTensor,
+                                  sharedTmpBuffer);
+  }
   sd::SimpleRows<D, U>(dstTensor, inSumTensor, inMaxTensor, srcTensor, &sharedTmpBuffer, d, loc,
                        sd::SimpleWholeRegisters(isBasicBlock, config.oriSrcM, config.oriSrcK, d.k));
+  if (sw) {
+    sw->Store("SimpleSoftMax", loc);
+    leave.Modelled();
+  }
 }
 
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false,

@@ -19,6 +19,7 @@
 // less than srcK.
 #pragma once
 
+#include "lib/activation/softmax_basic_work.h"
 #include "lib/activation/softmax_common.h"
 #include "lib/activation/softmax_nz.h"
 #include "lib/activation/softmax_work.h"
@@ -93,8 +94,9 @@ void SoftMaxRows(const char* api, bool basic, Finish fin, const AscendC::LocalTe
   const bool recip = fin == Finish::kDiv && !basic && V200Reciprocal();
   for (uint32_t r = 0; r < d.m; ++r) {
     LoadRow(x, src.HostPtr() + uint64_t{r} * d.k, d.k);
-    const float mx = basicOrder || RegBase() ? RowMax(x.data(), redK)
-                                             : NdRowMax(x.data(), redK, SplitRowsAt(d, r));
+    const float mx = basicOrder  ? BasicRowMax(x.data(), redK, SplitRowsAt(d, r))
+                     : RegBase() ? RowMax(x.data(), redK)
+                                 : NdRowMax(x.data(), redK, SplitRowsAt(d, r));
     for (float& v : x) v = v - mx;
     ExpInPlace(x);
     if (reuseSrc) StoreRow(src.HostPtr() + uint64_t{r} * d.k, x, reuseCols);
@@ -325,18 +327,30 @@ void SoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
     d.m = sd::GenericSplitRows("SoftMax", "dstTensor, sumTensor and maxTensor", tiling, kt, d);
   }
   // The work buffer of the generic loop on 2201 (softmax_work.h) and 2002 (softmax_v200_work.h);
-  // elsewhere marked.
-  if constexpr (config.oriSrcM == 0 || config.oriSrcK == 0) {
-    if (!basic && (sd::SoftMaxWork<D, U>("SoftMax", loc, kt, d, srcTensor, &sumTensor, &maxTensor,
-                                         sharedTmpBuffer) ||
-                   sd::SoftMaxWorkV200<D, U>("SoftMax", loc, kt, d, srcTensor, &sumTensor,
-                                             &maxTensor, sharedTmpBuffer))) {
-      leave.Modelled();
-    }
+  // elsewhere marked. On 2201 the config's generic path gets here when its reduction parameters
+  // are the tiling's (splitK = srcK, reduceK the statistics' 32 bytes; ConfigRows):
+  // SoftMaxNDExtImpl's loop with oriK the config's; 2002's config path is not modelled.
+  constexpr bool kConfigShape = config.oriSrcM != 0 && config.oriSrcK != 0;
+  if (!basic && (sd::SoftMaxWork<D, U>("SoftMax", loc, kt, d, srcTensor, &sumTensor, &maxTensor,
+                                       sharedTmpBuffer) ||
+                 (!kConfigShape &&
+                  sd::SoftMaxWorkV200<D, U>("SoftMax", loc, kt, d, srcTensor, &sumTensor,
+                                            &maxTensor, sharedTmpBuffer)))) {
+    leave.Modelled();
+  }
+  // SoftMaxBasicBlock's buffer, statistics stores and dst on 2201 (softmax_basic_work.h).
+  std::optional<sd::SoftMaxBasicLeave<D, U>> bw;
+  if (basic) {
+    bw = sd::SoftMaxBasicPrepare<D, U>("SoftMax", kt, d, dstTensor, sumTensor, maxTensor, srcTensor,
+                                       sharedTmpBuffer);
   }
   sd::SoftMaxRows<D, U>("SoftMax", basic, sd::Finish::kDiv, dstTensor, &sumTensor, &maxTensor,
                         srcTensor, &sharedTmpBuffer,
                         sd::WithSplits(sd::RegBasicDims(isBasicBlock, d), kt), loc);
+  if (bw) {
+    sd::SoftMaxBasicStore<D, U>("SoftMax", loc, *bw, dstTensor, sumTensor, maxTensor);
+    leave.Modelled();
+  }
 }
 
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false,
@@ -380,14 +394,13 @@ void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
   }
   d.m = sd::GenericSplitRows("SoftMax", "dstTensor", tiling, kt, d);
   // SingleSoftMaxImpl's work buffer on 2201 and 2002 (softmax_work.h, softmax_v200_work.h; any
-  // isBasicBlock); elsewhere marked.
-  if constexpr (config.oriSrcM == 0 || config.oriSrcK == 0) {
-    if (sd::SoftMaxWork<T, T>("SoftMax", loc, kt, d, srcTensor, nullptr, nullptr,
-                              sharedTmpBuffer) ||
-        sd::SoftMaxWorkV200<T, T>("SoftMax", loc, kt, d, srcTensor, nullptr, nullptr,
-                                  sharedTmpBuffer)) {
-      leave.Modelled();
-    }
+  // isBasicBlock); elsewhere marked. (On 2201 the config's generic path as above:
+  // SingleSoftMaxImpl's loop with oriK the config's.)
+  constexpr bool kConfigShape = config.oriSrcM != 0 && config.oriSrcK != 0;
+  if (sd::SoftMaxWork<T, T>("SoftMax", loc, kt, d, srcTensor, nullptr, nullptr, sharedTmpBuffer) ||
+      (!kConfigShape && sd::SoftMaxWorkV200<T, T>("SoftMax", loc, kt, d, srcTensor, nullptr,
+                                                  nullptr, sharedTmpBuffer))) {
+    leave.Modelled();
   }
   sd::SoftMaxRows<T, T>("SoftMax", false, sd::Finish::kDiv, dstTensor, nullptr, nullptr, srcTensor,
                         &sharedTmpBuffer, sd::WithSplits(sd::RegBasicDims(basic, d), kt), loc,

@@ -1,0 +1,349 @@
+// lngrad: what SoftMax with statistics and isBasicBlock (membase/common/softmax_impl/
+// softmax_basic_block_impl.h SoftMaxBasicBlock, which the constant-shape config's basic shapes
+// take too) and SimpleSoftMax with half data (membase/common/simple_softmax_common_impl.h) leave
+// on 2201 in their work buffer (sharedTmpBuffer, or the stack buffer the overloads without one
+// pop), and the basic block's row max on 2201 and 2002.
+//
+// SoftMaxBasicBlock, per full split (the rangeM splits; it has no tail split), the buffer holding:
+// half data x (the split's float copy, then x - max, exp, the quotients) at 0, t1 at splitSize,
+// the group results g at splitSize + 64 splitM; float data t1 at 0 and g at 64 splitM, x being
+// dst's rows. Each reduction (max of x, then sum of exp): splitK = 64 one BlockReduce of each row
+// to t1's 8 floats a row; otherwise each row's 64 lanes in t1 (chunk 0 op chunk 1, then
+// op(acc, chunk) when splitM > splitK / 64, else op(chunk, acc)) and the in-place BlockReduce;
+// then a BlockReduce of ceil(splitM / 8) groups of t1's 64 floats into g (groups past splitM
+// rows read what t1 holds there). The broadcast: half statistics two Brcbs into t1 (16 floats a
+// row, even blocks then odd blocks, each reading g as the first left it: with one row g lies
+// inside the first Brcb's 128 floats) and the Cast of ceil(reduceSize / 64) repeats of t1 into
+// the statistics; float statistics a Brcb of 8 ceil(splitM / 8) rows into the statistics tensor.
+// So rows past splitM (and past the call's rows) of the statistics are written when splitM is not
+// a multiple of 8 (float) or 4 (half): checked mode refuses such stores past the tensors.
+//
+// SimpleSoftMax half data: x (the split's float copy, then x - inMax, exp, the quotients) at 0;
+// with half statistics their float copy at splitSize (inMax's, then inSum's: reduceSize floats,
+// the basic block's ceil(reduceSize / 64) repeats); 2201's generic loop with float statistics
+// runs its Exp over tiling.splitSize floats, so a tail split leaves exp of the earlier split's
+// quotients past its rows.
+#pragma once
+
+#include <algorithm>
+#include <cstring>
+#include <optional>
+#include <type_traits>
+#include <vector>
+
+#include "lib/activation/softmax_common.h"
+
+namespace lngrad::aicore::softmax_detail {
+
+// BasicBlockMaxImpl's row max for a row of a split of `rows` rows (srcK a multiple of 64), every
+// Max as the device's `a > b ? a : b` in the source's operand order, then the two BlockReduceMax
+// lane reductions (the first NaN, else the first extreme): NaN and ±0 ties as on the device.
+inline float BasicRowMax(const float* x, uint32_t k, uint32_t rows) {
+  const auto max = [](float a, float b) { return a > b ? a : b; };
+  const uint32_t chunks = k / kLanes;
+  float acc[kLanes];
+  if (chunks == 1) {
+    std::copy(x, x + kLanes, acc);
+  } else {
+    for (uint32_t l = 0; l < kLanes; ++l) acc[l] = max(x[l], x[kLanes + l]);
+    for (uint32_t c = 2; c < chunks; ++c) {
+      for (uint32_t l = 0; l < kLanes; ++l) {
+        const float v = x[c * kLanes + l];
+        acc[l] = rows > chunks ? max(acc[l], v) : max(v, acc[l]);
+      }
+    }
+  }
+  float blocks[8];
+  for (uint32_t b = 0; b < 8; ++b) blocks[b] = LaneMax(acc + 8 * b, 8);
+  return LaneMax(blocks, 8);
+}
+
+// A float image of the work buffer and which of its floats the sequence wrote.
+class BasicImage {
+ public:
+  explicit BasicImage(const AscendC::LocalTensor<uint8_t>& tmp)
+      : base_(tmp.HostPtr()), f_(tmp.View().size_bytes / 4), wrote_(f_.size(), false) {
+    if (base_ != nullptr) std::memcpy(f_.data(), base_, f_.size() * 4);
+  }
+  uint64_t Floats() const { return f_.size(); }
+  float* At(uint64_t i) { return f_.data() + i; }
+  void Touch(uint64_t at, uint64_t n) { std::fill_n(wrote_.begin() + at, n, true); }
+  // Copies the image back and records each run of written floats for the sanitizer.
+  void Store(const char* api, SrcLoc loc) const {
+    if (base_ == nullptr) return;
+    std::memcpy(base_, f_.data(), f_.size() * 4);
+    san::Instr rec(Pipe::kV, api, loc);
+    for (uint64_t i = 0; rec && i < f_.size();) {
+      uint64_t j = i;
+      while (j < f_.size() && wrote_[j]) ++j;
+      if (j > i) rec.Write(base_ + i * 4, (j - i) * 4);
+      i = j + 1;
+    }
+  }
+
+ private:
+  uint8_t* base_;
+  std::vector<float> f_;
+  std::vector<bool> wrote_;
+};
+
+// BlockReduceMax / BlockReduceSum(dst, src, reps, full mask, 1, 1, 8): repeat r reads the 64
+// floats at src + 64 r, then writes its 8 block results at dst + 8 r.
+inline void BasicBlockReduce(float* dst, const float* src, uint64_t reps, bool isMax) {
+  float in[kLanes], out[8];
+  for (uint64_t r = 0; r < reps; ++r) {
+    std::copy(src + r * kLanes, src + r * kLanes + kLanes, in);
+    for (uint32_t b = 0; b < 8; ++b) out[b] = isMax ? LaneMax(in + 8 * b, 8) : Tree8(in + 8 * b);
+    std::copy(out, out + 8, dst + 8 * r);
+  }
+}
+
+// Brcb(dst, src, reps, {blk, rep}): repeat q reads src[8q, 8q + 8), then puts value b into the 8
+// floats at dst + 8 (q rep + b blk).
+inline void BasicBrcb(float* dst, const float* src, uint64_t reps, uint64_t blk, uint64_t rep) {
+  float v[8];
+  for (uint64_t q = 0; q < reps; ++q) {
+    std::copy(src + 8 * q, src + 8 * q + 8, v);
+    for (uint64_t b = 0; b < 8; ++b) std::fill_n(dst + 8 * (q * rep + b * blk), 8, v[b]);
+  }
+}
+
+// SoftMaxBasicBlock's full splits (T data, U statistics) over images of the work buffer, dst's
+// rangeM * splitSize elements and the statistics' StatEnd() elements.
+template <typename T, typename U>
+class SoftMaxBasicSeq {
+ public:
+  static constexpr bool kHalf = sizeof(T) == 2, kHalfStat = sizeof(U) == 2;
+  explicit SoftMaxBasicSeq(const AscendC::tiling::SoftMaxTiling& t)
+      : t_(t), k_(t.splitK), m_(t.splitM), s_(t.splitSize), ceilM_((m_ + 7) / 8) {
+    t1_ = kHalf ? s_ : 0;
+    g_ = t1_ + m_ * kLanes;
+  }
+  // False where not modelled: splitK not whole chunks, a count the kit casts to uint8_t past 255,
+  // a footprint past the buffer.
+  bool Covered(uint64_t floats) const {
+    if (t_.rangeM == 0) return true;
+    if (k_ == 0 || k_ % kLanes != 0 || s_ != m_ * k_ || s_ / kLanes > 255 || m_ > 255 ||
+        k_ / 8 > 255 || ceilM_ > 255 || CastReps() > 255) {
+      return false;
+    }
+    uint64_t end = std::max({kHalf ? s_ : 0, t1_ + ceilM_ * kLanes, g_ + ceilM_ * 8});
+    if (kHalfStat) end = std::max(end, t1_ + ceilM_ * 2 * kLanes);
+    return end <= floats;
+  }
+  // The statistics elements the splits store.
+  uint64_t StatEnd() const {
+    if (t_.rangeM == 0) return 0;
+    return uint64_t{t_.rangeM - 1} * t_.reduceSize +
+           (kHalfStat ? CastReps() * kLanes : ceilM_ * kLanes);
+  }
+  void Split(uint32_t i, BasicImage& w, const T* src, T* dst, U* sum, U* max) const {
+    const uint64_t o1 = uint64_t{i} * s_, o2 = uint64_t{i} * t_.reduceSize;
+    float* x = nullptr;
+    const float* in = nullptr;
+    if constexpr (kHalf) {
+      x = w.At(0);
+      for (uint64_t j = 0; j < s_; ++j) x[j] = Widen(src[o1 + j]);
+      w.Touch(0, s_);
+      in = x;
+    } else {
+      x = dst + o1;
+      in = src + o1;
+    }
+    Pass(w, in, x, max + o2, true);
+    for (uint64_t j = 0; j < s_; ++j) x[j] = ExpOf(x[j]);
+    Pass(w, x, x, sum + o2, false);
+    if constexpr (kHalf) {
+      for (uint64_t j = 0; j < s_; ++j) dst[o1 + j] = Narrow<T>(x[j]);
+    }
+  }
+
+ private:
+  uint64_t CastReps() const { return (uint64_t{t_.reduceSize} + kLanes - 1) / kLanes; }
+  // One reduction of `from` into t1 and g, the broadcast into stat (and t1), then out = from op
+  // the row's statistic (Sub for the max, Div for the sum), column c reading lane c % 8.
+  void Pass(BasicImage& w, const float* from, float* out, U* stat, bool isMax) const {
+    Reduce(w, from, isMax);
+    const float* lanes = nullptr;
+    uint64_t stride = 8;
+    std::vector<float> fl;
+    if constexpr (kHalfStat) {
+      BasicBrcb(w.At(t1_), w.At(g_), ceilM_, 2, 16);
+      BasicBrcb(w.At(t1_ + 8), w.At(g_), ceilM_, 2, 16);
+      w.Touch(t1_, ceilM_ * 2 * kLanes);
+      for (uint64_t j = 0; j < CastReps() * kLanes; ++j) stat[j] = Narrow<U>(*w.At(t1_ + j));
+      lanes = w.At(t1_);
+      stride = 16;
+    } else {
+      BasicBrcb(stat, w.At(g_), ceilM_, 1, 8);
+      lanes = stat;
+    }
+    for (uint64_t r = 0; r < m_; ++r) {
+      for (uint64_t c = 0; c < k_; ++c) {
+        const float v = lanes[r * stride + c % 8];
+        const uint64_t e = r * k_ + c;
+        out[e] = isMax ? from[e] - v : from[e] / v;
+      }
+    }
+  }
+  void Reduce(BasicImage& w, const float* x, bool isMax) const {
+    float* t1 = w.At(t1_);
+    const uint64_t chunks = k_ / kLanes;
+    const auto op = [isMax](float a, float b) { return isMax ? (a > b ? a : b) : a + b; };
+    if (chunks == 1) {
+      BasicBlockReduce(t1, x, m_, isMax);
+      w.Touch(t1_, m_ * 8);
+    } else {
+      for (uint64_t r = 0; r < m_; ++r) {
+        float* acc = t1 + r * kLanes;
+        const float* row = x + r * k_;
+        for (uint32_t l = 0; l < kLanes; ++l) acc[l] = op(row[l], row[kLanes + l]);
+        for (uint64_t c = 2; c < chunks; ++c) {
+          for (uint32_t l = 0; l < kLanes; ++l) {
+            const float v = row[c * kLanes + l];
+            acc[l] = m_ > chunks ? op(acc[l], v) : op(v, acc[l]);
+          }
+        }
+      }
+      BasicBlockReduce(t1, t1, m_, isMax);
+      w.Touch(t1_, m_ * kLanes);
+    }
+    BasicBlockReduce(w.At(g_), t1, ceilM_, isMax);
+    w.Touch(g_, ceilM_ * 8);
+  }
+
+  AscendC::tiling::SoftMaxTiling t_;
+  uint64_t k_, m_, s_, ceilM_, t1_ = 0, g_ = 0;
+};
+
+// What SoftMaxBasicBlock leaves, computed before the call writes anything (dst may be src) and
+// stored after it: the work buffer, dst's full-split rows and the statistics' stores.
+template <typename T, typename U>
+struct SoftMaxBasicLeave {
+  BasicImage work;
+  std::vector<T> dst;
+  std::vector<U> sum, max;
+};
+
+// Runs the sequence for SoftMax<isBasicBlock> with statistics on 2201 (t: the tiling the kernel
+// runs). Checked mode refuses the statistics' stores past sumTensor or maxTensor (tensor_bounds,
+// as any overrun; after the checks SoftMaxRows makes first). Empty where not modelled (the buffer
+// stays marked).
+template <typename T, typename U>
+std::optional<SoftMaxBasicLeave<T, U>> SoftMaxBasicPrepare(
+    const char* api, const AscendC::tiling::SoftMaxTiling& t, const Dims& d,
+    const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U>& sum,
+    const AscendC::LocalTensor<U>& max, const AscendC::LocalTensor<T>& src,
+    const AscendC::LocalTensor<uint8_t>& tmp) {
+  if (detail::rep::RunningArch() != NpuArch::k2201 || t.srcK != d.k || t.splitK != d.k ||
+      d.k % kLanes != 0) {
+    return std::nullopt;
+  }
+  CheckShape<T>(api, d);
+  const uint64_t n = uint64_t{t.rangeM} * t.splitSize;
+  namespace md = math_detail;
+  CheckRows(api, {md::Op(dst, "dstTensor"), md::Op(src, "srcTensor")}, {n, n});
+  const SoftMaxBasicSeq<T, U> seq(t);
+  const uint64_t se = seq.StatEnd();
+  CheckRows(api, {md::Op(sum, "sumTensor"), md::Op(max, "maxTensor")}, {se, se});
+  SoftMaxBasicLeave<T, U> out{BasicImage(tmp), {}, {}, {}};
+  if (tmp.HostPtr() == nullptr || !seq.Covered(out.work.Floats()) ||
+      n * sizeof(T) > dst.View().size_bytes || n * sizeof(T) > src.View().size_bytes ||
+      se * sizeof(U) > sum.View().size_bytes || se * sizeof(U) > max.View().size_bytes) {
+    return std::nullopt;
+  }
+  out.dst.assign(dst.HostPtr(), dst.HostPtr() + n);
+  out.sum.assign(sum.HostPtr(), sum.HostPtr() + se);
+  out.max.assign(max.HostPtr(), max.HostPtr() + se);
+  for (uint32_t i = 0; i < t.rangeM; ++i) {
+    seq.Split(i, out.work, src.HostPtr(), out.dst.data(), out.sum.data(), out.max.data());
+  }
+  return out;
+}
+
+// Stores what SoftMaxBasicPrepare computed (after SoftMaxRows wrote the call's rows).
+template <typename T, typename U>
+void SoftMaxBasicStore(const char* api, SrcLoc loc, const SoftMaxBasicLeave<T, U>& l,
+                       const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U>& sum,
+                       const AscendC::LocalTensor<U>& max) {
+  l.work.Store(api, loc);
+  if (!l.dst.empty()) std::memcpy(dst.HostPtr(), l.dst.data(), l.dst.size() * sizeof(T));
+  if (l.sum.empty()) return;
+  std::memcpy(sum.HostPtr(), l.sum.data(), l.sum.size() * sizeof(U));
+  std::memcpy(max.HostPtr(), l.max.data(), l.max.size() * sizeof(U));
+  RecordCall(api, loc, {Wr(sum, l.sum.size()), Wr(max, l.max.size())});
+}
+
+// SimpleSoftMax with half data on 2201: the work buffer its splits leave (basic: the rangeM full
+// splits of SimpleSoftMaxBasicBlock; else SimpleSoftMaxNDImpl's splits and tail). Computed
+// before the call writes (dst may be src); empty where not modelled: another arch, a tiling not
+// for the shape's srcK, a count the kit casts to uint8_t past 255, a footprint past the buffer,
+// a statistics read past inSumTensor or inMaxTensor.
+template <typename U>
+std::optional<BasicImage> SimpleHalfPrepare(const AscendC::tiling::SoftMaxTiling& t, bool basic,
+                                            const Dims& d, const AscendC::LocalTensor<U>& inSum,
+                                            const AscendC::LocalTensor<U>& inMax,
+                                            const AscendC::LocalTensor<half>& src,
+                                            const AscendC::LocalTensor<uint8_t>& tmp) {
+  constexpr bool kHalfStat = sizeof(U) == 2;
+  const uint64_t k = t.splitK, s = t.splitSize, rk = basic ? Lanes<U>() : t.reduceK;
+  if (detail::rep::RunningArch() != NpuArch::k2201 || tmp.HostPtr() == nullptr || k != d.k ||
+      t.srcK != d.k || k == 0 || s < uint64_t{t.splitM} * k || rk % 8 != 0 || rk == 0) {
+    return std::nullopt;
+  }
+  const uint64_t castReps = (uint64_t{t.reduceSize} + kLanes - 1) / kLanes;
+  if (basic && (k % kLanes != 0 || s != uint64_t{t.splitM} * k || s / kLanes > 255 ||
+                t.splitM > 255 || k / 8 > 255 || castReps > 255)) {
+    return std::nullopt;
+  }
+  const uint32_t parts = basic ? t.rangeM : t.rangeM + (t.tailM != 0 ? 1 : 0);
+  const auto statAt = [&](uint64_t i) { return kHalfStat ? i * t.reduceSize : i * t.reduceM * 8; };
+  const auto rowsOf = [&](uint32_t i) { return i < t.rangeM ? t.splitM : t.tailM; };
+  // The statistics each split reads: the half basic block's Cast ceil(reduceSize / 64) repeats,
+  // else its rows.
+  const uint64_t last = parts == 0 ? 0 : parts - 1;
+  const uint64_t statEnd =
+      parts == 0 ? 0 : statAt(last) + (basic && kHalfStat ? castReps * kLanes : rowsOf(last) * rk);
+  const uint64_t srcEnd = parts == 0 ? 0 : last * s + uint64_t{rowsOf(last)} * k;
+  BasicImage w(tmp);
+  const uint64_t statFloats = kHalfStat ? (basic ? castReps * kLanes : uint64_t{t.splitM} * rk) : 0;
+  if (s + statFloats > w.Floats() || statEnd * sizeof(U) > inSum.View().size_bytes ||
+      statEnd * sizeof(U) > inMax.View().size_bytes || srcEnd * 2 > src.View().size_bytes) {
+    return std::nullopt;
+  }
+  float* x = w.At(0);
+  for (uint32_t i = 0; i < parts; ++i) {
+    const uint64_t rows = rowsOf(i), sz = rows * k, o1 = uint64_t{i} * s, o2 = statAt(i);
+    const uint64_t nStat = basic ? castReps * kLanes : rows * rk;
+    for (uint64_t j = 0; j < sz; ++j) x[j] = Widen(src.HostPtr()[o1 + j]);
+    w.Touch(0, sz);
+    for (int pass = 0; pass < 2; ++pass) {
+      const U* st = (pass == 0 ? inMax : inSum).HostPtr() + o2;
+      const float* lanes = nullptr;
+      std::vector<float> tmpStat;
+      if constexpr (kHalfStat) {
+        for (uint64_t j = 0; j < nStat; ++j) *w.At(s + j) = Widen(st[j]);
+        w.Touch(s, nStat);
+        lanes = w.At(s);
+      } else {
+        LoadRow(tmpStat, st, static_cast<uint32_t>(rows * rk));
+        lanes = tmpStat.data();
+      }
+      for (uint64_t r = 0; r < rows; ++r) {
+        for (uint64_t c = 0; c < k; ++c) {
+          const float v = lanes[r * rk + c % 8];
+          x[r * k + c] = pass == 0 ? x[r * k + c] - v : x[r * k + c] / v;
+        }
+      }
+      // 2201's generic form with float statistics: Exp over tiling.splitSize floats.
+      const uint64_t e = !basic && !kHalfStat ? s : sz;
+      if (pass == 0) {
+        for (uint64_t j = 0; j < e; ++j) x[j] = ExpOf(x[j]);
+        w.Touch(0, e);
+      }
+    }
+  }
+  return w;
+}
+
+}  // namespace lngrad::aicore::softmax_detail

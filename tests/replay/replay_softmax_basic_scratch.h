@@ -1,0 +1,48 @@
+// lngrad_replay: what SoftMax with statistics and isBasicBlock (SoftMaxBasicBlock; also the
+// constant-shape config whose shape passes the basic-block test) and SimpleSoftMax with half data
+// leave in their work buffer, dst and statistics on arch 2201. A separate reading, by the helper
+// who then made lngrad follow it (sbb, session 20), of the toolkit's
+// impl/adv_api/detail/activation/softmax/: membase/common/softmax_impl/softmax_basic_block_impl.h
+// (the three SoftMaxBasicBlock overloads: Cast, BasicBlockMaxImpl / BlockReduceMax, the second
+// BlockReduceMax over ceil(splitM / 8) groups, 2201's Brcbs, the half statistics' Cast of
+// ceil(reduceSize / 64) repeats, the Sub / Div block strides, Exp over splitSize),
+// softmax_common/softmax_common_arithmetic.h (BasicBlockMaxImpl, BasicBlockAddImpl: chunk 0 op
+// chunk 1, then op(acc, chunk) when splitM > splitBlock, else op(chunk, acc) row by row;
+// GenericSubNDImpl / GenericDivNDImpl), membase/v220/softmax_impl.h (SoftMaxNDImpl: the config's
+// localIsBasicBlock), membase/common/simple_softmax_common_impl.h (SimpleSoftMaxBasicBlock and
+// SimpleSoftMaxGenericNDImpl for half data with half or float statistics, SimpleSoftMaxNDImpl's
+// split loop; 2201's Exp over tiling.splitSize in the half-with-float-statistics generic form),
+// softmax_common/softmax_common_utils.h (the constants). Written before comparing with lngrad;
+// no code shared with src/ or include/. The lane reductions of BlockReduceMax take the first NaN
+// lane, else the first lane holding the maximum (the instruction as the session-19 replay
+// SmxKitRowMax takes it); a binary Max is `a > b ? a : b` in the source's operand order.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "replay_softmax.h"
+
+namespace lngrad_replay {
+
+// SoftMaxBasicBlock over the tiling's rangeM full splits (no tail split). T = float or Half; S =
+// T, or float with T = Half. work: the work buffer's bytes (before the call, updated in place);
+// dst: dstLen elements (what it held, updated); sum/max: statLen elements each (updated; the
+// float statistics' Brcb writes 8 * ceil(splitM / 8) rows, the half statistics' Cast
+// ceil(reduceSize / 64) * 64 halves, per split). False, nothing changed, where the sequence is
+// outside what this replay covers: splitK not a whole number of 64-float chunks, a count the
+// kit casts to uint8_t past 255, a write past `work`, dstLen or statLen.
+template <class T, class S>
+bool ReplaySoftMaxBasicWork(const SmxTiling& t, const T* src, T* dst, uint64_t dstLen, S* sum,
+                            S* max, uint64_t statLen, std::vector<uint8_t>& work);
+
+// SimpleSoftMax with half data (S = Half or float statistics): basic — SimpleSoftMaxBasicBlock's
+// rangeM full splits; else SimpleSoftMaxNDImpl's loop (rangeM splits, then the tail). inSum /
+// inMax: statLen elements (the half basic form's Cast reads ceil(reduceSize / 64) * 64 of them
+// per split). False, nothing changed, where not covered (as above, or a read past statLen).
+template <class S>
+bool ReplaySimpleSoftMaxHalfWork(const SmxTiling& t, bool basic, const Half* src, Half* dst,
+                                 const S* inSum, const S* inMax, uint64_t statLen,
+                                 std::vector<uint8_t>& work);
+
+}  // namespace lngrad_replay

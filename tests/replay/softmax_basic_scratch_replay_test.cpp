@@ -1,0 +1,524 @@
+// SoftMax with statistics and isBasicBlock (float, half with half or float statistics) and
+// SimpleSoftMax with half data (half or float statistics; the generic loop and isBasicBlock) on
+// Ascend910B1 (2201): the whole work buffer, dst and the statistics with 64 elements past them,
+// and src after the call against the replay of the kit's sequence
+// (replay_softmax_basic_scratch.h), byte for byte, for the sharedTmpBuffer overloads and those
+// that pop the stack buffer: scratch sizes from the minimum to a large one (one not a multiple of
+// 32), the host tiling and the kernel's re-tile (splits of fewer than 8 rows: the statistics'
+// stores past the split's rows), tails, NaN, +-inf, +-0 and subnormals. Two NaNs match (payloads
+// are not promised), every other value bit for bit. The basic block's row max with NaN and ±0 ties
+// follows BasicBlockMaxImpl's order (also on Ascend310P1: the 2002 file's SoftMaxBasicBlock runs
+// the same reductions, its AlignedBrcbImpl storing the same float statistics).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "../aicore/sanitizer_off.h"
+#include "kernel_operator.h"
+#include "lngrad_aicore/launch.h"
+#include "replay_softmax_basic_scratch.h"
+#include "replay_softmax_scratch.h"
+#include "scratch_test_util.h"
+#include "tiling/tiling_api.h"
+
+namespace {
+
+namespace rp = lngrad_replay;
+using AscendC::LocalTensor;
+using rp::scratch_test::Aligned32;
+
+constexpr uint32_t kPast = 64;  // elements past dst and the statistics
+constexpr const char* k910B = "Ascend910B1";
+constexpr const char* k310P = "Ascend310P1";
+
+template <class T>
+using Dev = std::conditional_t<std::is_same_v<T, rp::Half>, half, float>;
+template <class T>
+using Bits = std::conditional_t<sizeof(T) == 2, uint16_t, uint32_t>;
+
+enum class Api { kSoftMax, kSimple };
+
+struct Case {
+  uint32_t m, k, oriK;
+  uint32_t tmpBytes;
+  bool hostTiling;   // the host SoftMaxTilingFunc for [m, k]; else one for another shape (re-tile)
+  bool basic;        // isBasicBlock (SimpleSoftMax; SoftMax here always, or its config)
+  bool cfg = false;  // SoftMax with kCfg16x128 (isBasicBlock false): its basic shape
+};
+
+// The constant-shape config whose shape passes SoftMaxNDImpl's basic-block test (oriSrcK % 64,
+// below 2048, oriSrcM % 8): SoftMaxBasicBlock runs whatever isBasicBlock says.
+constexpr AscendC::SoftmaxConfig kCfg16x128{true, 16, 128};
+
+template <class T, class S>
+struct Mem {
+  std::vector<T> src, dst;
+  std::vector<S> sum, max;
+  std::vector<uint8_t> tmp;
+};
+
+template <class T>
+T Special(uint32_t pick) {
+  const uint32_t f32[] = {0x80000000u, 0x00000000u, 0x00000003u, 0x807FFFFFu,
+                          0x7F800000u, 0xFF800000u, 0x7FC00000u};
+  const uint16_t f16[] = {0x8000u, 0x0000u, 0x0001u, 0x83FFu, 0x7C00u, 0xFC00u, 0x7E00u};
+  T v;
+  if constexpr (sizeof(T) == 2) {
+    std::memcpy(&v, &f16[pick % 7], 2);
+  } else {
+    std::memcpy(&v, &f32[pick % 7], 4);
+  }
+  return v;
+}
+
+// Values in [lo, hi), specials on about one in 97 (none when `specials` is false).
+template <class T>
+std::vector<T> Values(std::mt19937& gen, size_t n, float lo, float hi, bool specials) {
+  std::uniform_real_distribution<float> d(lo, hi);
+  std::vector<T> v(n);
+  for (T& e : v) e = rp::FromFloat<T>(d(gen));
+  for (size_t i = 0; specials && i < n; ++i) {
+    if (gen() % 97 == 0) v[i] = Special<T>(gen());
+  }
+  return v;
+}
+
+template <class T, class S, Api kApi>
+Mem<T, S> RunKernel(const char* soc, const Case& c, const SoftMaxTiling& t, const Mem<T, S>& in,
+                    bool stack) {
+  Mem<T, S> out;
+  lngrad::aicore::LaunchOptions opts;
+  opts.soc = soc;
+  opts.sequential = true;
+  const auto kernel = [&] {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<> bs, bd, bsum, bmax, bt, filler;
+    const auto n = static_cast<uint32_t>(in.src.size()), nd = static_cast<uint32_t>(in.dst.size());
+    const auto ns = static_cast<uint32_t>(in.sum.size());
+    pipe.InitBuffer(bs, Aligned32(n * sizeof(T)));
+    pipe.InitBuffer(bd, Aligned32(nd * sizeof(T)));
+    pipe.InitBuffer(bsum, Aligned32(ns * sizeof(S)));
+    pipe.InitBuffer(bmax, Aligned32(ns * sizeof(S)));
+    LocalTensor<uint8_t> tmp;
+    rp::scratch_test::TakeScratch(pipe, bt, filler, stack, c.tmpBytes, &tmp);
+    if (::testing::Test::HasFatalFailure()) return;
+    LocalTensor<Dev<T>> s = bs.Get<Dev<T>>(n), d = bd.Get<Dev<T>>(nd);
+    LocalTensor<Dev<S>> sm = bsum.Get<Dev<S>>(ns), mx = bmax.Get<Dev<S>>(ns);
+    std::memcpy(s.HostPtr(), in.src.data(), n * sizeof(T));
+    std::memcpy(d.HostPtr(), in.dst.data(), nd * sizeof(T));
+    std::memcpy(sm.HostPtr(), in.sum.data(), ns * sizeof(S));
+    std::memcpy(mx.HostPtr(), in.max.data(), ns * sizeof(S));
+    std::memcpy(tmp.HostPtr(), in.tmp.data(), c.tmpBytes);
+    const AscendC::SoftMaxShapeInfo si{c.m, c.k, c.m, c.oriK};
+    if constexpr (kApi == Api::kSoftMax) {
+      if (c.cfg && stack) {
+        AscendC::SoftMax<Dev<T>, false, false, false, kCfg16x128>(d, sm, mx, s, t, si);
+      } else if (c.cfg) {
+        AscendC::SoftMax<Dev<T>, false, false, false, kCfg16x128>(d, sm, mx, s, tmp, t, si);
+      } else if (stack) {
+        AscendC::SoftMax<Dev<T>, false, true>(d, sm, mx, s, t, si);
+      } else {
+        AscendC::SoftMax<Dev<T>, false, true>(d, sm, mx, s, tmp, t, si);
+      }
+    } else if (c.basic) {
+      if (stack) {
+        AscendC::SimpleSoftMax<half, false, true>(d, sm, mx, s, t, si);
+      } else {
+        AscendC::SimpleSoftMax<half, false, true>(d, sm, mx, s, tmp, t, si);
+      }
+    } else if (stack) {
+      AscendC::SimpleSoftMax<half>(d, sm, mx, s, t, si);
+    } else {
+      AscendC::SimpleSoftMax<half>(d, sm, mx, s, tmp, t, si);
+    }
+    if (stack) {
+      ASSERT_TRUE((AscendC::PopStackBuffer<uint8_t, AscendC::TPosition::VECCALC>(tmp)));
+    }
+    out.src.resize(n);
+    out.dst.resize(nd);
+    out.sum.resize(ns);
+    out.max.resize(ns);
+    std::memcpy(out.src.data(), s.HostPtr(), n * sizeof(T));
+    std::memcpy(out.dst.data(), d.HostPtr(), nd * sizeof(T));
+    std::memcpy(out.sum.data(), sm.HostPtr(), ns * sizeof(S));
+    std::memcpy(out.max.data(), mx.HostPtr(), ns * sizeof(S));
+    out.tmp.assign(tmp.HostPtr(), tmp.HostPtr() + c.tmpBytes);
+  };
+  const lngrad::Status st = lngrad::aicore::Launch(1, kernel, opts);
+  EXPECT_TRUE(st.ok()) << st.ToString();
+  return out;
+}
+
+bool IsNaN(uint32_t f32) { return (f32 & 0x7FFFFFFFu) > 0x7F800000u; }
+bool IsNaN(uint16_t f16) { return (f16 & 0x7FFFu) > 0x7C00u; }
+
+template <class T>
+void ExpectBits(const std::vector<T>& got, const std::vector<T>& want, const char* what) {
+  ASSERT_EQ(got.size(), want.size()) << what;
+  for (size_t i = 0; i < got.size(); ++i) {
+    Bits<T> g, w;
+    std::memcpy(&g, &got[i], sizeof g);
+    std::memcpy(&w, &want[i], sizeof w);
+    if (g != w && !(IsNaN(g) && IsNaN(w))) {
+      ADD_FAILURE() << what << ": first difference at element " << i << " of " << got.size()
+                    << ": lngrad 0x" << std::hex << g << ", replay 0x" << w;
+      return;
+    }
+  }
+}
+
+void ExpectWork(const std::vector<uint8_t>& got, const std::vector<uint8_t>& want) {
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size() / 4; ++i) {
+    uint32_t g, w;
+    std::memcpy(&g, got.data() + 4 * i, 4);
+    std::memcpy(&w, want.data() + 4 * i, 4);
+    if (g != w && !(IsNaN(g) && IsNaN(w))) {
+      ADD_FAILURE() << "the work buffer differs from the replay's: first at float " << i << " of "
+                    << got.size() / 4 << ": lngrad 0x" << std::hex << g << ", replay 0x" << w;
+      return;
+    }
+  }
+  EXPECT_TRUE(
+      std::equal(got.begin() + got.size() / 4 * 4, got.end(), want.begin() + want.size() / 4 * 4));
+}
+
+// The tiling the kernel runs: the host one for [m, k] (statistics' type size), or the kernel's
+// re-tile of a tiling made for another shape (the replay library's SmxKernelTiling).
+template <class T, class S>
+void Tilings(const Case& c, SoftMaxTiling* given, rp::SmxTiling* kt) {
+  if (c.hostTiling) {
+    AscendC::SoftMaxTilingFunc(ge::Shape({c.m, c.k}), sizeof(S), c.tmpBytes, *given);
+    std::memcpy(kt, given, sizeof *kt);
+    return;
+  }
+  const uint32_t other = c.m == 8 ? 16 : 8;
+  AscendC::SoftMaxTilingFunc(ge::Shape({other, c.k}), sizeof(S), c.tmpBytes, *given);
+  *kt = rp::SmxKernelTiling(c.tmpBytes / 4, c.m, c.k, c.m, sizeof(T), sizeof(S), c.basic && !c.cfg);
+}
+
+// Returns the cases compared: a tiling leaving rows (refused in checked mode) is not run; one
+// whose sequence the replay does not cover is run, not compared (lngrad leaves its buffer marked;
+// Sweep asks that most cases are compared).
+template <class T, class S, Api kApi>
+int Check(const char* soc, const Case& c0, uint32_t seed) {
+  int compared = 0;
+  for (const bool stack : {false, true}) {
+    Case c = c0;
+    if (stack) c.tmpBytes = c.tmpBytes / 32 * 32;  // the stack buffer comes in 32-byte blocks
+    SCOPED_TRACE(std::string(soc) + (kApi == Api::kSoftMax ? " SoftMax" : " SimpleSoftMax") +
+                 (sizeof(T) == 2 ? "<half" : "<float") + (sizeof(S) == 2 ? ", half" : ", float") +
+                 " statistics> m " + std::to_string(c.m) + " k " + std::to_string(c.k) + " oriK " +
+                 std::to_string(c.oriK) + " tmp " + std::to_string(c.tmpBytes) +
+                 (c.hostTiling ? " host tiling" : " re-tile") + (c.basic ? " basic" : "") +
+                 (c.cfg ? " config 16x128" : "") + (stack ? " stack" : "") + " seed " +
+                 std::to_string(seed));
+    SoftMaxTiling given;
+    rp::SmxTiling kt;
+    Tilings<T, S>(c, &given, &kt);
+    // The basic forms compute rangeM full splits: a tiling leaving rows is refused (checked mode).
+    if (c.basic && uint64_t{kt.rangeM} * kt.splitM != c.m) {
+      continue;
+    }
+    std::mt19937 gen(seed);
+    Mem<T, S> in;
+    const size_t n = size_t{c.m} * c.k, ns = size_t{c.m} * (32 / sizeof(S)) + kPast;
+    in.src = Values<T>(gen, n, -4.0f, 4.0f, true);
+    in.dst = Values<T>(gen, n + kPast, -9.0f, 9.0f, false);
+    const bool simple = kApi == Api::kSimple;
+    in.sum = Values<S>(gen, ns, simple ? 0.5f : -9.0f, simple ? 40.0f : 9.0f, simple);
+    in.max = Values<S>(gen, ns, simple ? -4.0f : -9.0f, simple ? 4.0f : 9.0f, simple);
+    in.tmp.resize(c.tmpBytes);
+    for (uint8_t& b : in.tmp) b = static_cast<uint8_t>(gen());
+    const Mem<T, S> got = RunKernel<T, S, kApi>(soc, c, given, in, stack);
+    if (::testing::Test::HasFailure()) return compared;
+    Mem<T, S> want = in;
+    bool covered = false;
+    if constexpr (kApi == Api::kSoftMax) {
+      covered =
+          rp::ReplaySoftMaxBasicWork<T, S>(kt, in.src.data(), want.dst.data(), want.dst.size(),
+                                           want.sum.data(), want.max.data(), ns, want.tmp);
+    } else {
+      covered = rp::ReplaySimpleSoftMaxHalfWork<S>(kt, c.basic, in.src.data(), want.dst.data(),
+                                                   in.sum.data(), in.max.data(), ns, want.tmp);
+    }
+    if (!covered) {
+      continue;
+    }
+    ++compared;
+    ExpectWork(got.tmp, want.tmp);
+    ExpectBits(got.dst, want.dst, "dst (and the elements past it)");
+    ExpectBits(got.sum, want.sum, "sum (and the elements past it)");
+    ExpectBits(got.max, want.max, "max (and the elements past it)");
+    ExpectBits(got.src, in.src, "src");
+  }
+  return compared;
+}
+
+struct Shape {
+  uint32_t m, k, oriK;
+};
+
+// Scratch sizes: splits of 1 row (float statistics; half ones: 2), 2 rows plus 12 bytes (no
+// multiple of 32), 4 rows, and a large buffer (GetSoftMaxMaxTmpSize, at least 8 rows).
+template <class T, class S>
+std::vector<uint32_t> Sizes(const Shape& s) {
+  const uint32_t row = (32 / sizeof(T) + s.k + 64) * 4;  // the one-row minimum
+  const uint32_t max = AscendC::GetSoftMaxMaxTmpSize(ge::Shape({s.m, s.k}), sizeof(T), false);
+  return {row * (sizeof(S) == 2 ? 2 : 1), row * 2 + 12, row * 4, std::max(max, row * 8)};
+}
+
+// Every shape and size; most cases must be compared (both overloads, both tilings).
+template <class T, class S, Api kApi>
+void Sweep(const std::vector<Shape>& shapes, bool basic, uint32_t seed, bool cfg = false) {
+  int compared = 0, cases = 0;
+  for (const Shape& s : shapes) {
+    for (const uint32_t bytes : Sizes<T, S>(s)) {
+      for (const bool host : {true, false}) {
+        compared += Check<T, S, kApi>(k910B, {s.m, s.k, s.oriK, bytes, host, basic, cfg}, seed++);
+        cases += 2;
+      }
+    }
+  }
+  EXPECT_GE(compared * 4, cases * 3) << compared << " of " << cases << " cases compared";
+}
+
+// isBasicBlock's shapes (srcM a multiple of 8, srcK a multiple of 64 below 2048; oriK is not read).
+const std::vector<Shape> kBasicFloat = {{8, 64, 64},  {16, 128, 100},  {8, 192, 192},
+                                        {24, 64, 64}, {8, 512, 500},   {32, 256, 256},
+                                        {64, 64, 64}, {8, 1984, 1984}, {40, 320, 320}};
+const std::vector<Shape> kBasicHalf = {{8, 128, 128},  {16, 192, 150},  {8, 256, 256},
+                                       {24, 128, 128}, {8, 1024, 1000}, {32, 384, 384},
+                                       {64, 128, 128}, {8, 1920, 1920}};
+
+TEST(SoftMaxBasicScratchReplay, FloatMatchesTheKitsBufferAndStatisticsByteForByte) {
+  Sweep<float, float, Api::kSoftMax>(kBasicFloat, true, 6100);
+}
+
+TEST(SoftMaxBasicScratchReplay, HalfMatchesTheKitsBufferAndStatisticsByteForByte) {
+  Sweep<rp::Half, rp::Half, Api::kSoftMax>(kBasicHalf, true, 6300);
+}
+
+TEST(SoftMaxBasicScratchReplay, HalfWithFloatStatisticsMatchesTheKitsBufferByteForByte) {
+  Sweep<rp::Half, float, Api::kSoftMax>(kBasicHalf, true, 6500);
+}
+
+// The constant-shape config's basic shape [16, 128] (isBasicBlock false) runs SoftMaxBasicBlock.
+TEST(SoftMaxBasicScratchReplay, ConfigBasicShapeMatchesTheKitsBufferByteForByte) {
+  const std::vector<Shape> shape = {{16, 128, 128}};
+  Sweep<float, float, Api::kSoftMax>(shape, true, 7300, true);
+  Sweep<rp::Half, rp::Half, Api::kSoftMax>(shape, true, 7400, true);
+  Sweep<rp::Half, float, Api::kSoftMax>(shape, true, 7500, true);
+}
+
+// SimpleSoftMax, half data: the generic loop (tails, any srcK a multiple of 16) and isBasicBlock.
+const std::vector<Shape> kSimpleHalf = {{1, 16, 16},  {3, 48, 40},   {13, 128, 128},
+                                        {40, 64, 64}, {7, 320, 300}, {2, 2048, 2048},
+                                        {33, 16, 16}, {9, 208, 208}};
+
+TEST(SimpleSoftMaxHalfScratchReplay, GenericLoopMatchesTheKitsBufferByteForByte) {
+  Sweep<rp::Half, rp::Half, Api::kSimple>(kSimpleHalf, false, 6700);
+  Sweep<rp::Half, float, Api::kSimple>(kSimpleHalf, false, 6800);
+}
+
+TEST(SimpleSoftMaxHalfScratchReplay, BasicBlockMatchesTheKitsBufferByteForByte) {
+  Sweep<rp::Half, rp::Half, Api::kSimple>(kBasicHalf, true, 6900);
+  Sweep<rp::Half, float, Api::kSimple>(kBasicHalf, true, 7000);
+}
+
+// BasicBlockMaxImpl's order for NaN and ±0 ties (lngrad folded the row left to right before,
+// keeping a NaN only at column 0 and the first of tied zeros): float [8, k] in one split of 8
+// rows, every Max `a > b ? a : b`. k = 256: 8 rows > 4 chunks, Max(acc, chunk) from chunk 2, so
+// a NaN survives only in the last chunk; k = 1024: 8 <= 16 chunks, Max(chunk, acc), so a NaN
+// survives only in chunk 0 + chunk 1's accumulator. Row 0: NaN at column 0 (Max(chunk 0, chunk 1)
+// drops it); row 1: NaN at column 64 (k = 1024: NaN); row 2: NaN at column 130; row 3: -0 at 0,
+// +0 at 64 and 190, the rest negative: +0; row 4: +0 at 0, -0 at 64: -0; row 5: NaN at column
+// k - 57 (k = 256: NaN). On Ascend910B1 and Ascend310P1 (the 2002 SoftMaxBasicBlock runs the same
+// reductions; its AlignedBrcbImpl stores the same float statistics).
+TEST(SoftMaxBasicScratchReplay, RowMaxFollowsBasicBlockMaxImplForNanAndSignedZeros) {
+  for (const uint32_t k : {256u, 1024u}) {
+    for (const char* soc : {k910B, k310P}) {
+      SCOPED_TRACE(std::string(soc) + " k " + std::to_string(k));
+      constexpr uint32_t kM = 8;
+      const uint32_t bytes = AscendC::GetSoftMaxMaxTmpSize(ge::Shape({kM, k}), 4, false);
+      const Case c{kM, k, k, bytes, true, true};
+      SoftMaxTiling given;
+      rp::SmxTiling kt;
+      Tilings<float, float>(c, &given, &kt);
+      ASSERT_EQ(kt.splitM, kM);
+      std::mt19937 gen(7100 + k);
+      Mem<float, float> in;
+      in.src = Values<float>(gen, size_t{kM} * k, -4.0f, -1.0f, false);
+      in.src[0] = NAN;
+      in.src[k + 64] = NAN;
+      in.src[2 * k + 130] = NAN;
+      in.src[3 * k] = -0.0f;
+      in.src[3 * k + 64] = 0.0f;
+      in.src[3 * k + 190] = 0.0f;
+      in.src[4 * k] = 0.0f;
+      in.src[4 * k + 64] = -0.0f;
+      in.src[5 * k + k - 57] = NAN;
+      in.dst.assign(size_t{kM} * k + kPast, 0.0f);
+      in.sum.assign(kM * 8 + kPast, 0.0f);
+      in.max = in.sum;
+      in.tmp.assign(bytes, 0);
+      const Mem<float, float> got =
+          RunKernel<float, float, Api::kSoftMax>(soc, c, given, in, false);
+      ASSERT_FALSE(::testing::Test::HasFailure());
+      Mem<float, float> want = in;
+      ASSERT_TRUE((rp::ReplaySoftMaxBasicWork<float, float>(
+          kt, in.src.data(), want.dst.data(), want.dst.size(), want.sum.data(), want.max.data(),
+          in.sum.size(), want.tmp)));
+      EXPECT_FALSE(std::isnan(got.max[0])) << "row 0: the NaN at column 0 is dropped";
+      EXPECT_EQ(std::isnan(got.max[8]), k == 1024) << "row 1";
+      EXPECT_FALSE(std::isnan(got.max[16])) << "row 2";
+      EXPECT_EQ(std::isnan(got.max[40]), k == 256) << "row 5";
+      EXPECT_EQ(got.max[24], 0.0f);
+      EXPECT_FALSE(std::signbit(got.max[24])) << "row 3: +0";
+      EXPECT_TRUE(std::signbit(got.max[32])) << "row 4: -0";
+      ExpectBits(got.dst, want.dst, "dst");
+      ExpectBits(got.sum, want.sum, "sum");
+      ExpectBits(got.max, want.max, "max");
+    }
+  }
+}
+
+// Splits of one row store 8 float statistics rows each (Brcb of ceil(1 / 8) groups): the last
+// split's reach 7 rows past the call's. Checked mode refuses them past sumTensor and maxTensor of
+// exactly the call's rows (tensor_bounds, as any overrun), before anything is written; the kit
+// does not assert, its stores land past the tensors (the sweep above compares them).
+TEST(SoftMaxBasicScratchReplay, CheckedModeRefusesStatisticsStoresPastTheTensors) {
+  constexpr uint32_t kM = 8, kK = 64;
+  const uint32_t bytes = (8 + kK + 64) * 4;  // one row a split
+  SoftMaxTiling t;
+  AscendC::SoftMaxTilingFunc(ge::Shape({kM, kK}), 4, bytes, t);
+  ASSERT_EQ(t.splitM, 1u);
+  lngrad::aicore::LaunchOptions opts;
+  opts.soc = k910B;
+  const lngrad::Status st = lngrad::aicore::Launch(
+      1,
+      [&] {
+        AscendC::TPipe pipe;
+        AscendC::TBuf<> bs, bd, bsum, bmax, bt;
+        pipe.InitBuffer(bs, kM * kK * 4);
+        pipe.InitBuffer(bd, kM * kK * 4);
+        pipe.InitBuffer(bsum, kM * 8 * 4);
+        pipe.InitBuffer(bmax, kM * 8 * 4);
+        pipe.InitBuffer(bt, Aligned32(bytes));
+        LocalTensor<float> s = bs.Get<float>(), d = bd.Get<float>();
+        LocalTensor<float> sm = bsum.Get<float>(), mx = bmax.Get<float>();
+        for (uint32_t i = 0; i < kM * kK; ++i) s.SetValue(i, 0.25f * static_cast<float>(i % 7));
+        AscendC::SoftMax<float, false, true>(d, sm, mx, s, bt.Get<uint8_t>(bytes), t,
+                                             {kM, kK, kM, kK});
+      },
+      opts);
+  EXPECT_FALSE(st.ok());
+  EXPECT_NE(st.ToString().find("tensor_bounds"), std::string::npos) << st.ToString();
+  EXPECT_NE(st.ToString().find("sumTensor"), std::string::npos) << st.ToString();
+}
+
+// The constant-shape config's generic path whose reductions take the tiling's parameters
+// (config.oriSrcK rounded up to 8 equal to srcK, the tiling's reduceK the statistics' 8 floats):
+// membase/v220/softmax_impl.h's SoftMaxNDImpl runs SoftMaxNDExtImpl (SingleSoftMaxImpl's loop
+// without statistics) with reduceParam {splitM, oriSrcK, splitM, splitK, reduceM, 8}, the default
+// loop's with oriK = config.oriSrcK, so the generic work replay (replay_softmax_scratch.h, sm1)
+// with that oriK gives the kit's buffer. Float, with and without statistics, both overloads.
+template <const AscendC::SoftmaxConfig& kCfg>
+void CheckConfigGeneric(uint32_t m, uint32_t k, uint32_t bytes, uint32_t seed) {
+  for (const bool stats : {true, false}) {
+    for (const bool stack : {false, true}) {
+      const uint32_t tmpBytes = stack ? bytes / 32 * 32 : bytes;
+      SCOPED_TRACE("config " + std::to_string(kCfg.oriSrcM) + "x" + std::to_string(kCfg.oriSrcK) +
+                   " [" + std::to_string(m) + ", " + std::to_string(k) + "] tmp " +
+                   std::to_string(tmpBytes) + (stats ? " statistics" : "") +
+                   (stack ? " stack" : ""));
+      SoftMaxTiling t;
+      AscendC::SoftMaxTilingFunc(ge::Shape({m, k}), 4, tmpBytes, t);
+      std::mt19937 gen(seed++);
+      Mem<float, float> in;
+      in.src = Values<float>(gen, size_t{m} * k, -4.0f, 4.0f, false);
+      in.dst = Values<float>(gen, size_t{m} * k + kPast, -9.0f, 9.0f, false);
+      in.sum = Values<float>(gen, size_t{m} * 8 + kPast, -9.0f, 9.0f, false);
+      in.max = Values<float>(gen, in.sum.size(), -9.0f, 9.0f, false);
+      in.tmp.resize(tmpBytes);
+      for (uint8_t& b : in.tmp) b = static_cast<uint8_t>(gen());
+      Mem<float, float> got;
+      lngrad::aicore::LaunchOptions opts;
+      opts.soc = k910B;
+      const lngrad::Status st = lngrad::aicore::Launch(
+          1,
+          [&] {
+            AscendC::TPipe pipe;
+            AscendC::TBuf<> bs, bd, bsum, bmax, bt, filler;
+            pipe.InitBuffer(bs, Aligned32(in.src.size() * 4));
+            pipe.InitBuffer(bd, Aligned32(in.dst.size() * 4));
+            pipe.InitBuffer(bsum, Aligned32(in.sum.size() * 4));
+            pipe.InitBuffer(bmax, Aligned32(in.sum.size() * 4));
+            LocalTensor<uint8_t> tmp;
+            rp::scratch_test::TakeScratch(pipe, bt, filler, stack, tmpBytes, &tmp);
+            if (::testing::Test::HasFatalFailure()) return;
+            LocalTensor<float> s = bs.Get<float>(in.src.size()), d = bd.Get<float>(in.dst.size());
+            LocalTensor<float> sm = bsum.Get<float>(in.sum.size());
+            LocalTensor<float> mx = bmax.Get<float>(in.sum.size());
+            std::memcpy(s.HostPtr(), in.src.data(), in.src.size() * 4);
+            std::memcpy(d.HostPtr(), in.dst.data(), in.dst.size() * 4);
+            std::memcpy(sm.HostPtr(), in.sum.data(), in.sum.size() * 4);
+            std::memcpy(mx.HostPtr(), in.max.data(), in.max.size() * 4);
+            std::memcpy(tmp.HostPtr(), in.tmp.data(), tmpBytes);
+            const AscendC::SoftMaxShapeInfo si{m, k, m, k};
+            if (stats && stack) {
+              AscendC::SoftMax<float, false, false, false, kCfg>(d, sm, mx, s, t, si);
+            } else if (stats) {
+              AscendC::SoftMax<float, false, false, false, kCfg>(d, sm, mx, s, tmp, t, si);
+            } else if (stack) {
+              AscendC::SoftMax<float, false, false, kCfg>(d, s, t, si);
+            } else {
+              AscendC::SoftMax<float, false, false, kCfg>(d, s, tmp, t, si);
+            }
+            if (stack) {
+              ASSERT_TRUE((AscendC::PopStackBuffer<uint8_t, AscendC::TPosition::VECCALC>(tmp)));
+            }
+            got.dst.assign(d.HostPtr(), d.HostPtr() + in.dst.size());
+            got.sum.assign(sm.HostPtr(), sm.HostPtr() + in.sum.size());
+            got.max.assign(mx.HostPtr(), mx.HostPtr() + in.sum.size());
+            got.src.assign(s.HostPtr(), s.HostPtr() + in.src.size());
+            got.tmp.assign(tmp.HostPtr(), tmp.HostPtr() + tmpBytes);
+          },
+          opts);
+      ASSERT_TRUE(st.ok()) << st.ToString();
+      Mem<float, float> want = in;
+      rp::SmxTiling kt;
+      std::memcpy(&kt, &t, sizeof kt);
+      rp::ReplaySoftMaxFloatWork(
+          kt, kCfg.oriSrcK,
+          {want.src.data(), want.dst.data(), stats ? want.sum.data() : nullptr,
+           stats ? want.max.data() : nullptr, reinterpret_cast<float*>(want.tmp.data()), false});
+      ExpectWork(got.tmp, want.tmp);
+      ExpectBits(got.dst, want.dst, "dst (and the elements past it)");
+      ExpectBits(got.sum, want.sum, "sum (and the elements past it)");
+      ExpectBits(got.max, want.max, "max (and the elements past it)");
+      ExpectBits(got.src, in.src, "src");
+    }
+  }
+}
+
+constexpr AscendC::SoftmaxConfig kCfg8x36{true, 8, 36};
+constexpr AscendC::SoftmaxConfig kCfg13x130{true, 13, 130};
+
+TEST(SoftMaxConfigScratchReplay, GenericPathWithTheTilingsParametersMatchesTheKitsBuffer) {
+  for (const uint32_t bytes : {(8u + 40 + 64) * 4 * 3 + 12, 20000u}) {
+    CheckConfigGeneric<kCfg8x36>(8, 40, bytes, 7600);
+  }
+  for (const uint32_t bytes : {(8u + 136 + 64) * 4 * 5, (8u + 136 + 64) * 4 * 2 + 12, 40000u}) {
+    CheckConfigGeneric<kCfg13x130>(13, 136, bytes, 7700);
+  }
+}
+
+}  // namespace
