@@ -331,11 +331,11 @@ void SoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
   // are the tiling's (splitK = srcK, reduceK the statistics' 32 bytes; ConfigRows):
   // SoftMaxNDExtImpl's loop with oriK the config's; 2002's config path is not modelled.
   constexpr bool kConfigShape = config.oriSrcM != 0 && config.oriSrcK != 0;
-  if (!basic && (sd::SoftMaxWork<D, U>("SoftMax", loc, kt, d, srcTensor, &sumTensor, &maxTensor,
-                                       sharedTmpBuffer) ||
-                 (!kConfigShape &&
-                  sd::SoftMaxWorkV200<D, U>("SoftMax", loc, kt, d, srcTensor, &sumTensor,
-                                            &maxTensor, sharedTmpBuffer)))) {
+  if (!basic &&
+      (sd::SoftMaxWork<D, U>("SoftMax", loc, kt, d, srcTensor, &sumTensor, &maxTensor,
+                             sharedTmpBuffer) ||
+       (!kConfigShape && sd::SoftMaxWorkV200<D, U>("SoftMax", loc, kt, d, srcTensor, &sumTensor,
+                                                   &maxTensor, sharedTmpBuffer)))) {
     leave.Modelled();
   }
   // SoftMaxBasicBlock's buffer, statistics stores and dst on 2201 (softmax_basic_work.h).

@@ -169,7 +169,8 @@ void NSmallGather2201(const AscendC::LocalTensor<T>& dstValue,
 template <typename T, bool isHasfinish, bool nsmall>
 void CheckOperands(const AscendC::LocalTensor<T>& dstValue,
                    const AscendC::LocalTensor<int32_t>& dstIndex,
-                   const AscendC::LocalTensor<T>& src, const AscendC::LocalTensor<int32_t>& srcIndex,
+                   const AscendC::LocalTensor<T>& src,
+                   const AscendC::LocalTensor<int32_t>& srcIndex,
                    const AscendC::LocalTensor<bool>& finish, int32_t k,
                    const AscendC::TopKInfo& info) {
   if (!CheckedMode()) return;
