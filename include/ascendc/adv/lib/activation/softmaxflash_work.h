@@ -65,24 +65,7 @@ inline AscendC::tiling::SoftMaxTiling FlashKernelTiling(const AscendC::tiling::S
                          std::to_string(w) +
                          " floats) holds no row (SoftMaxFlashTilingFunc asserts)");
   }
-  AscendC::tiling::SoftMaxTiling r = t;
-  const uint32_t rows = static_cast<uint32_t>(m);
-  r.srcM = d.m;
-  r.srcK = d.k;
-  r.srcSize = d.m * d.k;
-  r.outMaxM = d.m;
-  r.outMaxK = blk;
-  r.outMaxSize = d.m * blk;
-  r.reduceM = r.splitM = rows;
-  r.reduceK = blk;
-  r.reduceSize = rows * blk;
-  r.splitK = d.k;
-  r.splitSize = rows * d.k;
-  r.rangeM = rows == 0 ? 0 : d.m / rows;
-  r.tailM = rows == 0 ? 0 : d.m % rows;
-  r.tailSplitSize = r.tailM * d.k;
-  r.tailReduceSize = r.tailM * blk;
-  return r;
+  return SplitTiling(t, d, static_cast<uint32_t>(m), blk, d.m);
 }
 
 // One split's reduce parameters (ReduceLastND: originalSrcM, originalSrcK, srcM, srcK, dstM,
