@@ -64,18 +64,22 @@
 
 namespace lngrad::aicore::reduce_detail {
 
+// The AR sequence's split of rows of `last` elements padded to whole blocks of `block` (8 floats,
+// 16 halves): the power-of-two head p the binary adds halve, the tail past it.
 struct ArSumPlan {
   uint32_t first, last, pad, tail, p;
 };
 
-inline ArSumPlan PlanArSum(uint32_t first, uint32_t last) {
-  ArSumPlan q{first, last, (last + 7) / 8 * 8, 0, 0};
-  const uint32_t split = last <= 8 ? 0 : FloorPow2(last);
+inline ArSumPlan PlanArBlocks(uint32_t first, uint32_t last, uint32_t block) {
+  ArSumPlan q{first, last, (last + block - 1) / block * block, 0, 0};
+  const uint32_t split = last <= block ? 0 : FloorPow2(last);
   q.tail = last - split;
-  q.p = std::max<uint32_t>(8, split);
+  q.p = std::max<uint32_t>(block, split);
   if (split == last) q.p /= 2;
   return q;
 }
+
+inline ArSumPlan PlanArSum(uint32_t first, uint32_t last) { return PlanArBlocks(first, last, 8); }
 
 inline constexpr uint32_t kArSumGroup = 248;  // rows per ReduceSumInLargeLast call
 

@@ -25,21 +25,15 @@
 #include <cstdint>
 #include <cstring>
 
+#include "lib/reduce/reduce_ar_2201.h"
 #include "lib/reduce/reduce_model.h"
 
 namespace lngrad::aicore::reduce_detail {
 
-struct ArMeanHalfPlan {
-  uint32_t first, last, pad, tail, p;
-};
-
+// ReduceSumCommon's plan for half rows: blocks of 16 halves.
+using ArMeanHalfPlan = ArSumPlan;
 inline ArMeanHalfPlan PlanArMeanHalf(uint32_t first, uint32_t last) {
-  ArMeanHalfPlan q{first, last, (last + 15) / 16 * 16, 0, 0};
-  const uint32_t split = last <= 16 ? 0 : FloorPow2(last);
-  q.tail = last - split;
-  q.p = std::max<uint32_t>(16, split);
-  if (split == last) q.p /= 2;
-  return q;
+  return PlanArBlocks(first, last, 16);
 }
 
 // The halves of the work area (the scratch; src reusing it) the sequence stores to (mode 0), or
