@@ -19,15 +19,29 @@ float ExpOf(float x) { return static_cast<float>(std::exp(static_cast<double>(x)
 float LnOf(float x) { return static_cast<float>(std::log(static_cast<double>(x))); }
 constexpr float kLog10E = 0.4342944819f;  // SCALAR_NATURE_LOG_10
 
-// BlockReduce over one block: adjacent pairs, then pairs of those.
+// The max reductions (BlockReduceMax, WholeReduceMax) by the lane rule lngrad documents for them
+// (docs/ascendc_compat.md, "Max and min"; the NaN part is its choice): a NaN lane wins (the
+// first), otherwise the largest value, the lowest lane among equal ones (+0 and -0 equal).
+float LaneRuleMax(const float* v, uint32_t n) {
+  for (uint32_t l = 0; l < n; ++l) {
+    if (std::isnan(v[l])) return v[l];
+  }
+  uint32_t at = 0;
+  for (uint32_t l = 1; l < n; ++l) at = v[l] > v[at] ? l : at;
+  return v[at];
+}
+
+// BlockReduce over one block: adjacent pairs, then pairs of those (Max: the lane rule).
 float BlockOf(const float* v, BinOp op) {
+  if (op == MaxOp) return LaneRuleMax(v, kBlk);
   const float a0 = op(v[0], v[1]), a1 = op(v[2], v[3]), a2 = op(v[4], v[5]), a3 = op(v[6], v[7]);
   return op(op(a0, a1), op(a2, a3));
 }
 
 // WholeReduce of the first n lanes of one repeat (the masked lanes take `none`), the
-// adjacent-pair tree over 64 lanes.
+// adjacent-pair tree over 64 lanes (Max: the lane rule over the n lanes).
 float WholeOf(const float* v, uint32_t n, BinOp op, float none) {
+  if (op == MaxOp) return LaneRuleMax(v, n);
   float lv[kRep];
   for (uint32_t l = 0; l < kRep; ++l) lv[l] = l < n ? v[l] : none;
   for (uint32_t w = kRep; w > 1; w /= 2) {

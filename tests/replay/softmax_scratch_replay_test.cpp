@@ -45,9 +45,24 @@ struct Mem {
   std::vector<uint8_t> tmp;
 };
 
-Mem Initial(const Shape& s, uint32_t seed, uint32_t tmpBytes, bool stats) {
+// specials: rows with a NaN inside the reduced columns (at a column that moves with the row, or
+// the last one) and rows whose maximum is a tie of +0 and -0 (the max reductions' lane rule and
+// operand orders decide those rows' statistics, results and accumulators).
+float Special(uint32_t r, uint32_t c, uint32_t oriK, float v) {
+  if (r % 4 == 1 && c == (r * 37 + 5) % oriK) return NAN;
+  if (r % 4 == 3 && c == oriK - 1) return -NAN;
+  if (r % 4 == 2) return c % 3 == 0 ? 0.0f : (c % 3 == 1 ? -0.0f : -1.5f);
+  return v;
+}
+
+Mem Initial(const Shape& s, uint32_t seed, uint32_t tmpBytes, bool stats, bool specials) {
   Mem m;
   m.src = softmax_replay_test::Inputs<float>(seed, s);
+  for (uint32_t r = 0; specials && r < s.m; ++r) {
+    for (uint32_t c = 0; c < s.oriK; ++c) {
+      m.src[r * s.k + c] = Special(r, c, s.oriK, m.src[r * s.k + c]);
+    }
+  }
   const float sp[] = {NAN, INFINITY, -INFINITY, 0.0f, -0.0f, 1e-40f, -3e-39f, 2.5f};
   for (uint32_t r = 0; r < s.m; ++r) {
     for (uint32_t c = s.oriK; c < s.k; ++c) m.src[r * s.k + c] = sp[(r + c) % 8];
@@ -142,14 +157,14 @@ enum class Tiling { kRetile, kHost };
 
 template <bool kReuse>
 void Compare(const Shape& s, uint32_t tmpBytes, bool stack, bool stats, Tiling how, uint32_t seed,
-             bool log = false) {
+             bool log = false, bool specials = false) {
   const std::string what =
       std::string(log ? "Log" : "") + "SoftMax<float" + std::string(kReuse ? ", reuse" : "") +
       "> " + softmax_replay_test::Name(s) + (stats ? " with" : " without") + " statistics, work " +
       std::to_string(tmpBytes) + (stack ? " (stack)" : " (sharedTmpBuffer)") +
-      (how == Tiling::kRetile ? ", re-tile" : ", host tiling");
+      (how == Tiling::kRetile ? ", re-tile" : ", host tiling") + (specials ? ", NaN/±0 rows" : "");
   SCOPED_TRACE(what);
-  const Mem in = Initial(s, seed, tmpBytes, stats);
+  const Mem in = Initial(s, seed, tmpBytes, stats, specials);
   SoftMaxTiling tiling{};
   rp::SmxTiling t;
   if (how == Tiling::kHost) {
@@ -211,9 +226,16 @@ struct HalfMem {
 };
 
 template <class S>
-HalfMem<S> HalfInitial(const Shape& s, uint32_t seed, uint32_t tmpBytes, uint32_t statFloats) {
+HalfMem<S> HalfInitial(const Shape& s, uint32_t seed, uint32_t tmpBytes, uint32_t statFloats,
+                       bool specials) {
   HalfMem<S> m;
   m.src = softmax_replay_test::Inputs<rp::Half>(seed, s);
+  for (uint32_t r = 0; specials && r < s.m; ++r) {
+    for (uint32_t c = 0; c < s.oriK; ++c) {
+      const float v = rp::HalfToFloat(m.src[r * s.k + c]);
+      m.src[r * s.k + c] = rp::FromFloat<rp::Half>(Special(r, c, s.oriK, v));
+    }
+  }
   const float sp[] = {NAN, INFINITY, -INFINITY, 0.0f, -0.0f, 3e-7f, -6e-8f, 2.5f};
   for (uint32_t r = 0; r < s.m; ++r) {
     for (uint32_t c = s.oriK; c < s.k; ++c) {
@@ -298,13 +320,13 @@ HalfMem<S> RunHalf(const Shape& s, const HalfMem<S>& in, const SoftMaxTiling& ti
 // S: the statistics' type (rp::Half or float); stats false: the overloads without them.
 template <class S>
 void CompareHalf(const Shape& s, uint32_t tmpBytes, bool stack, bool stats, Tiling how,
-                 uint32_t seed, bool log = false) {
+                 uint32_t seed, bool log = false, bool specials = false) {
   const bool fs = stats && std::is_same_v<S, float>;
   const std::string what =
       std::string(log ? "Log" : "") + "SoftMax<half> " + softmax_replay_test::Name(s) +
       (stats ? (fs ? " with float" : " with half") : " without") + " statistics, work " +
       std::to_string(tmpBytes) + (stack ? " (stack)" : " (sharedTmpBuffer)") +
-      (how == Tiling::kRetile ? ", re-tile" : ", host tiling");
+      (how == Tiling::kRetile ? ", re-tile" : ", host tiling") + (specials ? ", NaN/±0 rows" : "");
   SCOPED_TRACE(what);
   SoftMaxTiling tiling{};
   rp::SmxTiling t;
@@ -315,7 +337,7 @@ void CompareHalf(const Shape& s, uint32_t tmpBytes, bool stack, bool stats, Tili
     t = rp::SmxKernelTiling(tmpBytes / 4, s.m, s.k, s.m, 2, stats && !fs ? 2 : 4, false);
   }
   ASSERT_GT(t.splitM, 0u);
-  const HalfMem<S> in = HalfInitial<S>(s, seed, tmpBytes, stats ? s.m * t.reduceK : 0);
+  const HalfMem<S> in = HalfInitial<S>(s, seed, tmpBytes, stats ? s.m * t.reduceK : 0, specials);
   HalfMem<S> want = in;
   float* work = reinterpret_cast<float*>(want.tmp.data());
   rp::SmxHalfWork io{want.src.data(), want.dst.data(), nullptr, nullptr,
@@ -376,6 +398,27 @@ TEST(SoftMaxScratchReplay, LogSoftMaxOn2201) {
   for (const Shape& s : kHalfShapes) {
     for (const uint32_t bytes : HalfSizes(s)) {
       CompareHalf<rp::Half>(s, bytes, false, true, Tiling::kRetile, ++seed, true);
+    }
+  }
+}
+
+// Rows with NaN and rows whose maximum ties +0 and -0 (Special), every shape, the minimum
+// buffer and a large one: float with and without statistics (and isReuseSource), LogSoftMax,
+// half with half and float statistics.
+TEST(SoftMaxScratchReplay, NanAndSignedZeroRowsOn2201) {
+  uint32_t seed = 4000;
+  for (const Shape& s : kShapes) {
+    for (const uint32_t bytes : {Sizes(s)[0], Sizes(s)[2]}) {
+      Compare<false>(s, bytes, false, true, Tiling::kRetile, ++seed, false, true);
+      Compare<false>(s, bytes, false, false, Tiling::kRetile, ++seed, false, true);
+      Compare<true>(s, bytes, false, false, Tiling::kRetile, ++seed, false, true);
+      Compare<false>(s, bytes, false, true, Tiling::kRetile, ++seed, true, true);
+    }
+  }
+  for (const Shape& s : kHalfShapes) {
+    for (const uint32_t bytes : {HalfSizes(s)[0], HalfSizes(s)[2]}) {
+      CompareHalf<rp::Half>(s, bytes, false, true, Tiling::kRetile, ++seed, false, true);
+      CompareHalf<float>(s, bytes, false, true, Tiling::kRetile, ++seed, false, true);
     }
   }
 }

@@ -39,12 +39,14 @@ void LogSoftMax(const LocalTensor<T>& dst, const LocalTensor<T>& sum, const Loca
   d.m = sd::GenericSplitRows("LogSoftMax", "dst, sum and max", none, kt, d);
   // The work buffer on 2201 and 2002 (softmax_work.h, softmax_v200_work.h; LogSoftMaxNDImpl's
   // splits); elsewhere marked.
-  if (sd::SoftMaxWork<T, T>("LogSoftMax", loc, kt, d, src, &sum, &max, sharedTmpBuffer, true) ||
+  sd::RowExps rowExps;
+  if (sd::SoftMaxWork<T, T>("LogSoftMax", loc, kt, d, src, &sum, &max, sharedTmpBuffer, true,
+                            &rowExps) ||
       sd::SoftMaxWorkV200<T, T>("LogSoftMax", loc, kt, d, src, &sum, &max, sharedTmpBuffer, true)) {
     leave.Modelled();
   }
   sd::SoftMaxRows<T, T>("LogSoftMax", false, sd::Finish::kLog, dst, &sum, &max, src,
-                        &sharedTmpBuffer, sd::WithSplits(d, kt), loc);
+                        &sharedTmpBuffer, sd::WithSplits(d, kt), loc, false, &rowExps);
 }
 
 }  // namespace AscendC

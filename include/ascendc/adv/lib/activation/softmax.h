@@ -53,12 +53,14 @@ void ReuseTailRows(const AscendC::LocalTensor<T>& src, const Dims& d, uint32_t r
 
 // dst = softmax (or log-softmax) of src by rows; sum/max: U per row (nullptr: not written).
 // reuseSrc (float SoftMax without statistics, isReuseSource): src keeps exp(x - max), as
-// SingleSoftMaxImpl's Exp writes it there.
+// SingleSoftMaxImpl's Exp writes it there. pre: the rows' max, exponentials and sum as the work
+// model computed them (softmax_work.h RowExps; the generic loop on 2201), taken where it holds
+// d's rows instead of computing them again.
 template <typename T, typename U>
 void SoftMaxRows(const char* api, bool basic, Finish fin, const AscendC::LocalTensor<T>& dst,
                  const AscendC::LocalTensor<U>* sum, const AscendC::LocalTensor<U>* max,
                  const AscendC::LocalTensor<T>& src, const AscendC::LocalTensor<uint8_t>* tmp,
-                 const Dims& d, SrcLoc loc, bool reuseSrc = false) {
+                 const Dims& d, SrcLoc loc, bool reuseSrc = false, const RowExps* pre = nullptr) {
   CheckShape<T>(api, d);
   const uint64_t n = uint64_t{d.m} * d.k, s = uint64_t{d.m} * Lanes<U>();
   CheckRows(api, {math_detail::Op(dst, "dstTensor"), math_detail::Op(src, "srcTensor")}, {n, n});
@@ -92,15 +94,23 @@ void SoftMaxRows(const char* api, bool basic, Finish fin, const AscendC::LocalTe
   // 3510's srcK = 8 and 16 register paths store the exponentials of every column to src.
   const uint32_t reuseCols = RegBase() && (d.k == 8 || d.k == 16) ? d.k : cols;
   const bool recip = fin == Finish::kDiv && !basic && V200Reciprocal();
+  const bool computed =
+      pre != nullptr && !basicOrder && !RegBase() && pre->m == d.m && pre->k == d.k;
   for (uint32_t r = 0; r < d.m; ++r) {
-    LoadRow(x, src.HostPtr() + uint64_t{r} * d.k, d.k);
-    const float mx = basicOrder  ? BasicRowMax(x.data(), redK, SplitRowsAt(d, r))
-                     : RegBase() ? RowMax(x.data(), redK)
-                                 : NdRowMax(x.data(), redK, SplitRowsAt(d, r));
-    for (float& v : x) v = v - mx;
-    ExpInPlace(x);
+    float mx = 0.0f;
+    if (computed) {
+      x.assign(pre->Row(r), pre->Row(r) + d.k);
+      mx = pre->mx[r];
+    } else {
+      LoadRow(x, src.HostPtr() + uint64_t{r} * d.k, d.k);
+      mx = basicOrder  ? BasicRowMax(x.data(), redK, SplitRowsAt(d, r))
+           : RegBase() ? RowMax(x.data(), redK)
+                       : NdRowMax(x.data(), redK, SplitRowsAt(d, r));
+      for (float& v : x) v = v - mx;
+      ExpInPlace(x);
+    }
     if (reuseSrc) StoreRow(src.HostPtr() + uint64_t{r} * d.k, x, reuseCols);
-    const float sm = RowSum(x.data(), redK, basicOrder);
+    const float sm = computed ? pre->sm[r] : RowSum(x.data(), redK, basicOrder);
     if (recip) {  // 2002's TransDivToMulImpl (softmax_v200_work.h)
       const float inv = 1.0f / sm;
       for (float& v : x) v = v * inv;
@@ -331,9 +341,10 @@ void SoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
   // are the tiling's (splitK = srcK, reduceK the statistics' 32 bytes; ConfigRows):
   // SoftMaxNDExtImpl's loop with oriK the config's; 2002's config path is not modelled.
   constexpr bool kConfigShape = config.oriSrcM != 0 && config.oriSrcK != 0;
+  sd::RowExps rowExps;
   if (!basic &&
       (sd::SoftMaxWork<D, U>("SoftMax", loc, kt, d, srcTensor, &sumTensor, &maxTensor,
-                             sharedTmpBuffer) ||
+                             sharedTmpBuffer, false, &rowExps) ||
        (!kConfigShape && sd::SoftMaxWorkV200<D, U>("SoftMax", loc, kt, d, srcTensor, &sumTensor,
                                                    &maxTensor, sharedTmpBuffer)))) {
     leave.Modelled();
@@ -346,7 +357,8 @@ void SoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
   }
   sd::SoftMaxRows<D, U>("SoftMax", basic, sd::Finish::kDiv, dstTensor, &sumTensor, &maxTensor,
                         srcTensor, &sharedTmpBuffer,
-                        sd::WithSplits(sd::RegBasicDims(isBasicBlock, d), kt), loc);
+                        sd::WithSplits(sd::RegBasicDims(isBasicBlock, d), kt), loc, false,
+                        &rowExps);
   if (bw) {
     sd::SoftMaxBasicStore<D, U>("SoftMax", loc, *bw, dstTensor, sumTensor, maxTensor);
     leave.Modelled();
@@ -397,14 +409,16 @@ void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
   // isBasicBlock); elsewhere marked. (On 2201 the config's generic path as above:
   // SingleSoftMaxImpl's loop with oriK the config's.)
   constexpr bool kConfigShape = config.oriSrcM != 0 && config.oriSrcK != 0;
-  if (sd::SoftMaxWork<T, T>("SoftMax", loc, kt, d, srcTensor, nullptr, nullptr, sharedTmpBuffer) ||
+  sd::RowExps rowExps;
+  if (sd::SoftMaxWork<T, T>("SoftMax", loc, kt, d, srcTensor, nullptr, nullptr, sharedTmpBuffer,
+                            false, &rowExps) ||
       (!kConfigShape && sd::SoftMaxWorkV200<T, T>("SoftMax", loc, kt, d, srcTensor, nullptr,
                                                   nullptr, sharedTmpBuffer))) {
     leave.Modelled();
   }
   sd::SoftMaxRows<T, T>("SoftMax", false, sd::Finish::kDiv, dstTensor, nullptr, nullptr, srcTensor,
                         &sharedTmpBuffer, sd::WithSplits(sd::RegBasicDims(basic, d), kt), loc,
-                        reuse);
+                        reuse, &rowExps);
 }
 
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false,

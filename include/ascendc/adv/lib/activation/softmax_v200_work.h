@@ -70,17 +70,6 @@ inline void V200Pass(WorkOp op, const float* x, uint32_t k, uint32_t m, uint32_t
         acc[l - kLanes] = WorkApply(op, acc[l - kLanes], row[l]);
     } else {
       WorkLanes(op, row, oriK, m <= oriK / kLanes, acc);
-      if (op == WorkOp::kMax && oriK >= 8 * kLanes) {
-        // BigBlockReduceMax's BlockReduceMax lanes as lngrad runs them (the first NaN wins),
-        // then Max(chunk, acc) and the tail as WorkLanes.
-        for (uint32_t l = 0; l < kLanes; ++l) acc[l] = LaneMax(row + 8 * l, 8);
-        for (uint32_t c = 8; c < oriK / kLanes; ++c) {
-          for (uint32_t l = 0; l < kLanes; ++l) acc[l] = WorkApply(op, row[c * kLanes + l], acc[l]);
-        }
-        for (uint32_t l = 0; l < oriK % kLanes; ++l) {
-          acc[l] = WorkApply(op, acc[l], row[oriK / kLanes * kLanes + l]);
-        }
-      }
     }
   }
   hw = std::max<uint64_t>(hw, uint64_t{m} * kLanes);
@@ -145,9 +134,7 @@ bool SoftMaxWorkV200(const char* api, SrcLoc loc, const AscendC::tiling::SoftMax
   float* acc = work + w.tmpAt;
   std::vector<float> x, statMax, statSum;
   uint64_t hw = 0;
-  uint32_t m = t.splitM;
-  uint64_t o1 = 0, o2 = 0;
-  for (uint32_t i = 0; i <= t.rangeM; ++i) {
+  ForEachSplit(t, [&](uint64_t o1, uint64_t o2, uint32_t m) {
     const uint64_t n = uint64_t{m} * d.k, nr = uint64_t{m} * dstK;
     LoadRow(x, srcT.HostPtr() + o1, static_cast<uint32_t>(n));
     float* maxAt = work + w.statAt;
@@ -171,15 +158,7 @@ bool SoftMaxWorkV200(const char* api, SrcLoc loc, const AscendC::tiling::SoftMax
       for (uint64_t j = 0; j < n; ++j) x[j] = x[j] * acc[j / d.k * dstK + j % d.k % 8];
     }
     if (w.copy) std::copy(x.begin(), x.end(), work);
-    o1 += t.splitSize;
-    o2 += t.reduceSize;
-    if (i == t.rangeM - 1) {
-      if (t.tailM == 0) break;
-      o1 = uint64_t{t.rangeM} * t.splitSize;
-      o2 = uint64_t{t.rangeM} * t.reduceSize;
-      m = t.tailM;
-    }
-  }
+  });
   san::Instr rec(Pipe::kV, api, loc);
   if (rec) {
     const std::byte* base = tmp.View().ptr;

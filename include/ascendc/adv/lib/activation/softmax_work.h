@@ -14,7 +14,8 @@
 //   work buffer the previous pass's statistics or the buffer's bytes), and the block's first 8 m
 //   floats are copied back from tmp.
 // Later splits overwrite the start of what earlier ones left. The values are lngrad's own row
-// max and sum (softmax_common.h RowMax, RowSum), so the buffer agrees with the results.
+// max and sum (softmax_common.h NdRowMax, RowSum; RowExps, computed once and handed to
+// SoftMaxRows), so the buffer agrees with the results.
 #pragma once
 
 #include <algorithm>
@@ -32,12 +33,10 @@ inline float WorkApply(WorkOp op, float a, float b) {
   return op == WorkOp::kSum ? a + b : (a > b ? a : b);
 }
 
-// BlockReduceMax / BlockReduceSum over 8 floats (the adjacent-pair tree).
+// BlockReduceSum (the adjacent-pair tree) / BlockReduceMax (the lane rule as lngrad runs it:
+// LaneMax) over 8 floats.
 inline float WorkBlock(WorkOp op, const float* v) {
-  if (op == WorkOp::kSum) return Tree8(v);
-  float a[4];
-  for (int i = 0; i < 4; ++i) a[i] = WorkApply(op, v[2 * i], v[2 * i + 1]);
-  return WorkApply(op, WorkApply(op, a[0], a[1]), WorkApply(op, a[2], a[3]));
+  return op == WorkOp::kSum ? Tree8(v) : LaneMax(v, 8);
 }
 
 // The 64-lane accumulator of row x (oriK >= 64); chunkFirst: NextBlock's per-row order (the
@@ -67,7 +66,7 @@ inline void WorkLanes(WorkOp op, const float* x, uint32_t oriK, bool chunkFirst,
 // One reduction pass over the split's m rows (x: rows of stride k), its row values v; stat: the
 // split's statistics block (dstK = 8 or 16 floats a row), tmp: the accumulators.
 inline void WorkPass(WorkOp op, const float* x, uint32_t k, uint32_t m, uint32_t oriK,
-                     uint32_t dstK, const std::vector<float>& v, float* stat, float* tmp) {
+                     uint32_t dstK, const float* v, float* stat, float* tmp) {
   if (oriK >= kLanes) {
     for (uint32_t i = 0; i < m; ++i) {
       WorkLanes(op, x + uint64_t{i} * k, oriK, m <= oriK / kLanes, tmp + uint64_t{i} * kLanes);
@@ -108,30 +107,65 @@ WorkLayout WorkLayoutOf(const AscendC::tiling::SoftMaxTiling& t, bool stats) {
   return w;
 }
 
-// The rows of one split: max, exponentials, sum and quotients as SoftMaxRows computes them.
-struct WorkRows {
-  std::vector<float> x, e, q, mx, sm;
+// Every row's max, exponentials and sum as SoftMaxRows computes them on the generic loop (NdRowMax
+// in the kit's order for the split holding the row, x - max and Exp over the row's k columns,
+// RowSum over oriK), computed once: the work model writes its passes from them and SoftMaxRows
+// takes them instead of computing the rows a second time.
+struct RowExps {
+  std::vector<float> e, mx, sm;  // e: m rows of k
+  uint32_t m = 0, k = 0;
   template <typename T>
-  void Load(const T* src, uint32_t m, const Dims& d, bool log) {
-    LoadRow(x, src, m * d.k);
-    e.resize(x.size());
-    q.resize(x.size());
+  void Compute(const T* src, const Dims& d) {
+    m = d.m;
+    k = d.k;
+    LoadRow(e, src, m * k);
     mx.resize(m);
     sm.resize(m);
-    std::vector<float> y;
     for (uint32_t r = 0; r < m; ++r) {
-      const uint64_t at = uint64_t{r} * d.k;
-      mx[r] = RowMax(x.data() + at, d.oriK);
-      y.assign(x.begin() + at, x.begin() + at + d.k);
-      for (float& v : y) v = v - mx[r];
-      ExpInPlace(y);
-      std::copy(y.begin(), y.end(), e.begin() + at);
-      sm[r] = RowSum(y.data(), d.oriK, false);
-      for (uint32_t c = 0; c < d.k; ++c) q[at + c] = y[c] / sm[r];
+      float* y = e.data() + uint64_t{r} * k;
+      mx[r] = NdRowMax(y, d.oriK, SplitRowsAt(d, r));
+      for (uint32_t c = 0; c < k; ++c) y[c] = y[c] - mx[r];
+    }
+    ExpInPlace(e);
+    for (uint32_t r = 0; r < m; ++r) sm[r] = RowSum(e.data() + uint64_t{r} * k, d.oriK, false);
+  }
+  const float* Row(uint32_t r) const { return e.data() + uint64_t{r} * k; }
+};
+
+// The rows of one split (from row0): its source as floats and, for half data's float copy, the
+// quotients (LogSoftMax: their Ln and Muls).
+struct WorkRows {
+  std::vector<float> x, q;
+  template <typename T>
+  void Load(const T* src, uint32_t row0, uint32_t m, const RowExps& pre, bool copy, bool log) {
+    LoadRow(x, src, m * pre.k);
+    if (!copy) return;
+    q.resize(x.size());
+    for (uint32_t r = 0; r < m; ++r) {
+      const float* y = pre.Row(row0 + r);
+      for (uint32_t c = 0; c < pre.k; ++c) q[uint64_t{r} * pre.k + c] = y[c] / pre.sm[row0 + r];
     }
     if (log) Log10InPlace(q);
   }
 };
+
+// The kit's split loop over a tiling (SoftMaxNDExtImpl, SingleSoftMaxImpl): rangeM splits of splitM
+// rows, then a split of tailM rows when there is one (rangeM 0: one split of splitM rows).
+// fn(srcAt, statAt, rows): the split's offsets in the source (splitSize elements a split) and
+// in the statistics (reduceSize), and its rows.
+template <typename Fn>
+void ForEachSplit(const AscendC::tiling::SoftMaxTiling& t, Fn&& fn) {
+  if (t.rangeM == 0) {
+    fn(uint64_t{0}, uint64_t{0}, t.splitM);
+    return;
+  }
+  for (uint32_t i = 0; i < t.rangeM; ++i) {
+    fn(uint64_t{i} * t.splitSize, uint64_t{i} * t.reduceSize, t.splitM);
+  }
+  if (t.tailM != 0) {
+    fn(uint64_t{t.rangeM} * t.splitSize, uint64_t{t.rangeM} * t.reduceSize, t.tailM);
+  }
+}
 
 // Whether the tensors hold what the splits of t read and write (the buffer `need` floats); where
 // not, the call is not modelled (left marked) and SoftMaxRows's checks name the operand.
@@ -154,18 +188,21 @@ bool WorkFits(const AscendC::tiling::SoftMaxTiling& t, const Dims& d, uint64_t n
 // the call writes anything (it reads src and the statistics tensors as they stand: the
 // broadcast reads their blocks past a split's rows). False (nothing written) where not
 // modelled: another arch than 2201, a reduceK other than 8 (16 too with half data and half or no
-// statistics), a tiling whose splitK or srcK is not the shape's, no rows.
+// statistics), a tiling whose splitK or srcK is not the shape's or whose splitSize is not splitM
+// rows, no rows. pre (when given): gets the rows' max, exponentials and sum (RowExps), for
+// SoftMaxRows.
 template <typename T, typename U>
 bool SoftMaxWork(const char* api, SrcLoc loc, const AscendC::tiling::SoftMaxTiling& t,
                  const Dims& d, const AscendC::LocalTensor<T>& srcT,
                  const AscendC::LocalTensor<U>* sumT, const AscendC::LocalTensor<U>* maxT,
-                 const AscendC::LocalTensor<uint8_t>& tmp, bool log = false) {
+                 const AscendC::LocalTensor<uint8_t>& tmp, bool log = false,
+                 RowExps* pre = nullptr) {
   const bool stats = sumT != nullptr;
   const WorkLayout w = WorkLayoutOf<T, U>(t, stats);
   const bool k16 = t.reduceK == 16 && std::is_same_v<T, half> && w.statIn;
   if (detail::rep::RunningArch() != NpuArch::k2201 || (t.reduceK != 8 && !k16) || t.splitM == 0 ||
       tmp.View().ptr == nullptr || d.k == 0 || d.oriK == 0 || d.oriK > d.k || t.splitK != d.k ||
-      t.srcK != d.k) {
+      t.srcK != d.k || t.splitSize != uint64_t{t.splitM} * d.k) {
     return false;
   }
   CheckShape<T>(api, d);  // the refusals come first, as in SoftMaxRows
@@ -173,13 +210,17 @@ bool SoftMaxWork(const char* api, SrcLoc loc, const AscendC::tiling::SoftMaxTili
   if (!WorkFits(t, d, w.tmpAt + WorkTmpFloats(t.splitM, d.oriK, dstK), srcT, sumT, maxT, tmp)) {
     return false;
   }
+  RowExps own;
+  RowExps& ex = pre != nullptr ? *pre : own;
+  Dims all = WithSplits(d, t);
+  all.m = t.rangeM == 0 ? t.splitM : t.rangeM * t.splitM + t.tailM;
+  ex.Compute(srcT.HostPtr(), all);
   auto* work = reinterpret_cast<float*>(tmp.HostPtr());
   std::vector<float> statMax, statSum;
   WorkRows rows;
-  uint32_t m = t.splitM;
-  uint64_t o1 = 0, o2 = 0;
-  for (uint32_t i = 0; i <= t.rangeM; ++i) {
-    rows.Load(srcT.HostPtr() + o1, m, d, log);
+  ForEachSplit(t, [&](uint64_t o1, uint64_t o2, uint32_t m) {
+    const auto row0 = static_cast<uint32_t>(o1 / d.k);
+    rows.Load(srcT.HostPtr() + o1, row0, m, ex, w.copy, log);
     float* maxAt = work + w.statAt;
     float* sumAt = work + w.statAt;
     if (!w.statIn) {  // copies of the float statistics tensors' blocks
@@ -189,18 +230,10 @@ bool SoftMaxWork(const char* api, SrcLoc loc, const AscendC::tiling::SoftMaxTili
       sumAt = statSum.data();
     }
     float* acc = work + w.tmpAt;
-    WorkPass(WorkOp::kMax, rows.x.data(), d.k, m, d.oriK, dstK, rows.mx, maxAt, acc);
-    WorkPass(WorkOp::kSum, rows.e.data(), d.k, m, d.oriK, dstK, rows.sm, sumAt, acc);
+    WorkPass(WorkOp::kMax, rows.x.data(), d.k, m, d.oriK, dstK, ex.mx.data() + row0, maxAt, acc);
+    WorkPass(WorkOp::kSum, ex.Row(row0), d.k, m, d.oriK, dstK, ex.sm.data() + row0, sumAt, acc);
     if (w.copy) std::copy(rows.q.begin(), rows.q.end(), work);
-    o1 += t.splitSize;
-    o2 += t.reduceSize;
-    if (i == t.rangeM - 1) {
-      if (t.tailM == 0) break;
-      o1 = uint64_t{t.rangeM} * t.splitSize;
-      o2 = uint64_t{t.rangeM} * t.reduceSize;
-      m = t.tailM;
-    }
-  }
+  });
   san::Instr rec(Pipe::kV, api, loc);
   if (rec) {
     const std::byte* base = tmp.View().ptr;
