@@ -8,7 +8,9 @@
 // stores past the split's rows), tails, NaN, +-inf, +-0 and subnormals. Two NaNs match (payloads
 // are not promised), every other value bit for bit. The basic block's row max with NaN and ±0 ties
 // follows BasicBlockMaxImpl's order (also on Ascend310P1: the 2002 file's SoftMaxBasicBlock runs
-// the same reductions, its AlignedBrcbImpl storing the same float statistics).
+// the same reductions, its AlignedBrcbImpl storing the same float statistics). Half statistics in
+// one-row splits whose Brcbs write past the buffer: refused in checked mode, compared unchecked
+// with the UB bytes after the buffer.
 #include <gtest/gtest.h>
 
 #include <algorithm>
