@@ -505,4 +505,31 @@ TEST(SoftMaxBasicHalfStatistics, OneRowSplitsWritePastTheWorkBufferAsTheDevice) 
   lngrad::aicore::SetCheckedMode(was);
 }
 
+// A caller's tiling made for a larger buffer than the one passed (4 rows a split, a buffer of one
+// row's minimum): SoftMaxBasicBlock's split reaches past sharedTmpBuffer whatever the statistics'
+// type; checked mode refuses it (tensor_bounds) before writing anything.
+TEST(SoftMaxBasicWorkBuffer, TilingForALargerBufferIsRefusedInCheckedMode) {
+  constexpr uint32_t kM = 8, kK = 128;
+  const ge::Shape shape({kM, kK});
+  SoftMaxTiling t;
+  AscendC::SoftMaxTilingFunc(shape, 4, (8 + kK + 64) * 4 * 4, t);
+  ASSERT_EQ(t.splitM, 4u);
+  const auto r = lngrad::aicore::test::CheckOf([&](Ub& ub) {
+    ub.Put<float>(1, {}, 7.0f);
+    AscendC::LocalTensor<uint8_t> tmp = ub.Get<uint8_t>(3);
+    tmp.SetSize((16 + kK + 64) * 4);
+    AscendC::LocalTensor<float> s = ub.Get<float>(2);
+    try {
+      AscendC::SoftMax<half, false, true>(ub.Get<half>(1), s[0], s[1024], ub.Get<half>(0), tmp, t,
+                                          {kM, kK, kM, kK});
+    } catch (...) {
+      const std::vector<float> d = ub.Take<float>(1);
+      EXPECT_TRUE(std::all_of(d.begin(), d.end(), [](float v) { return v == 7.0f; }));
+      throw;
+    }
+  });
+  EXPECT_EQ(r.first, "tensor_bounds") << r.second;
+  EXPECT_NE(r.second.find("made for a larger buffer"), std::string::npos) << r.second;
+}
+
 }  // namespace
