@@ -2,7 +2,8 @@
 // lngrad's basic instructions (Adds, Exp, Add, BlockReduceSum, WholeReduceSum): the sums of
 // SoftMax (NewReduceSumLastNDImpl) and SoftmaxGradFront (ReduceSumLastNDImpl) must have the
 // same bits, for row lengths in every branch (< 64, [64, 128), [128, 512), >= 512, tails).
-// Also the deprecated SoftmaxFlash against a float64 oracle.
+// Also the deprecated SoftmaxFlash against a float64 oracle, and SoftMax isBasicBlock's half
+// statistics in splits of one row (the work buffer's overrun: refused checked, followed unchecked).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -424,6 +425,111 @@ TEST(SoftmaxGradApi, HalfResultsRoundAsTheDevicesCast) {
     EXPECT_EQ(out[0].bits, away ? 0x3E01 : 0x3E00) << soc;
     EXPECT_EQ(out[2].bits, away ? 0x9001 : 0x9000) << soc;
   }
+}
+
+// SoftMax<half, isBasicBlock> with half statistics in splits of one row ([8, 128], the host tiling
+// for GetSoftMaxMinTmpSize's minimum: 208 floats). SoftMaxBasicBlock's two Brcbs write 128 floats
+// from tmpBuffer1 at splitSize (128), 48 past that buffer. Checked mode refuses the call
+// (tensor_bounds) before writing anything; 256 floats are taken. Unchecked, the device's
+// statistics for either buffer: lanes 0..7 the row max, lanes 8..15 the block the first Brcb put
+// over the group results at tmpBuffer1 + 64 (BlockReduceMax of BasicBlockMaxImpl's lanes 32..39:
+// the max of columns 32..39 and 96..103); the second Brcb's last block lands past the buffer.
+TEST(SoftMaxBasicHalfStatistics, OneRowSplitsWritePastTheWorkBufferAsTheDevice) {
+  constexpr uint32_t kM = 8, kK = 128;
+  const ge::Shape shape({kM, kK});
+  const uint32_t minBytes = AscendC::GetSoftMaxMinTmpSize(shape, 2, false);
+  ASSERT_EQ(minBytes, (16 + kK + 64) * 4);
+  const std::vector<half> x = RandomValues<half>(5, kM * kK);
+  const bool was = lngrad::aicore::CheckedMode();
+  for (const uint32_t bytes : {minBytes, (kK + 128) * 4}) {
+    SoftMaxTiling t;
+    AscendC::SoftMaxTilingFunc(shape, 2, bytes, t);
+    ASSERT_EQ(t.splitM, 1u);
+    for (const bool checked : {true, false}) {
+      SCOPED_TRACE(std::to_string(bytes) + (checked ? " bytes, checked" : " bytes, unchecked"));
+      lngrad::aicore::SetCheckedMode(checked);
+      std::string check, msg;
+      std::vector<half> dst, st;
+      std::vector<float> work;
+      OnBlock([&](Ub& ub) {
+        ub.Put<half>(0, x);
+        ub.Put<half>(1, {}, half(7.0f));
+        ub.Put<half>(2, {}, half(7.0f));  // sum at 0, max at 1024
+        ub.Put<float>(3, {}, -3.0f);
+        AscendC::LocalTensor<uint8_t> tmp = ub.Get<uint8_t>(3);
+        tmp.SetSize(bytes);
+        AscendC::LocalTensor<half> s = ub.Get<half>(2);
+        try {
+          AscendC::SoftMax<half, false, true>(ub.Get<half>(1), s[0], s[1024], ub.Get<half>(0), tmp,
+                                              t, {kM, kK, kM, kK});
+        } catch (const lngrad::aicore::KernelCheckError& e) {
+          lngrad::aicore::DismissKernelCheck(e);
+          check = e.check();
+          msg = e.message();
+        }
+        dst = ub.Take<half>(1);
+        st = ub.Take<half>(2);
+        work = ub.Take<float>(3);
+      });
+      const bool refused = checked && bytes == minBytes;
+      EXPECT_EQ(check, refused ? "tensor_bounds" : "") << msg;
+      if (refused) {
+        EXPECT_NE(msg.find("Brcbs"), std::string::npos) << msg;
+        EXPECT_NE(msg.find("1024 bytes"), std::string::npos) << msg;
+        const auto is7 = [](half v) { return static_cast<float>(v) == 7.0f; };
+        EXPECT_TRUE(std::all_of(dst.begin(), dst.end(), is7) &&
+                    std::all_of(st.begin(), st.end(), is7) &&
+                    std::all_of(work.begin(), work.end(), [](float v) { return v == -3.0f; }))
+            << "the refused call wrote";
+        continue;
+      }
+      for (uint32_t r = 0; r < kM; ++r) {
+        float rowMax = -INFINITY, part = -INFINITY;
+        for (uint32_t c = 0; c < kK; ++c) {
+          const float v = static_cast<float>(x[r * kK + c]);
+          rowMax = std::max(rowMax, v);
+          if (c % 64 >= 32 && c % 64 < 40) part = std::max(part, v);
+        }
+        for (uint32_t j = 0; j < 16; ++j) {
+          EXPECT_EQ(static_cast<float>(st[1024 + r * 16 + j]), j < 8 ? rowMax : part)
+              << "row " << r << " max lane " << j;
+        }
+        EXPECT_LT(static_cast<float>(st[r * 16 + 8]), static_cast<float>(st[r * 16]))
+            << "row " << r << ": sum lanes 8..15 are the sum over 16 columns";
+      }
+      // The second Brcb's blocks: the last pass's lanes 8..15 at tmpBuffer1 + 8 and + 120.
+      EXPECT_EQ(work[kK + 120], work[kK + 8]);
+      EXPECT_EQ(work[kK + 127], work[kK + 8]);
+    }
+  }
+  lngrad::aicore::SetCheckedMode(was);
+}
+
+// A caller's tiling made for a larger buffer than the one passed (4 rows a split, a buffer of one
+// row's minimum): SoftMaxBasicBlock's split reaches past sharedTmpBuffer whatever the statistics'
+// type; checked mode refuses it (tensor_bounds) before writing anything.
+TEST(SoftMaxBasicWorkBuffer, TilingForALargerBufferIsRefusedInCheckedMode) {
+  constexpr uint32_t kM = 8, kK = 128;
+  const ge::Shape shape({kM, kK});
+  SoftMaxTiling t;
+  AscendC::SoftMaxTilingFunc(shape, 4, (8 + kK + 64) * 4 * 4, t);
+  ASSERT_EQ(t.splitM, 4u);
+  const auto r = lngrad::aicore::test::CheckOf([&](Ub& ub) {
+    ub.Put<float>(1, {}, 7.0f);
+    AscendC::LocalTensor<uint8_t> tmp = ub.Get<uint8_t>(3);
+    tmp.SetSize((16 + kK + 64) * 4);
+    AscendC::LocalTensor<float> s = ub.Get<float>(2);
+    try {
+      AscendC::SoftMax<half, false, true>(ub.Get<half>(1), s[0], s[1024], ub.Get<half>(0), tmp, t,
+                                          {kM, kK, kM, kK});
+    } catch (...) {
+      const std::vector<float> d = ub.Take<float>(1);
+      EXPECT_TRUE(std::all_of(d.begin(), d.end(), [](float v) { return v == 7.0f; }));
+      throw;
+    }
+  });
+  EXPECT_EQ(r.first, "tensor_bounds") << r.second;
+  EXPECT_NE(r.second.find("made for a larger buffer"), std::string::npos) << r.second;
 }
 
 }  // namespace

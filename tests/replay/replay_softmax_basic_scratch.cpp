@@ -127,6 +127,15 @@ uint64_t DivCeil(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
 }  // namespace
 
+uint64_t SoftMaxBasicWorkReach(const SmxTiling& t, bool halfData, bool halfStat) {
+  if (t.rangeM == 0) return 0;
+  const uint64_t m = t.splitM, ceilM = DivCeil(m, 8);
+  // half: x at 0, t1 at s, the group results at s + 64 m; float: t1 at 0, those at 64 m.
+  const uint64_t t1 = halfData ? t.splitSize : 0, r = t1 + m * kRep;
+  const uint64_t end = std::max({t1, t1 + m * kRep, t1 + ceilM * kRep, r + ceilM * kBlk});
+  return halfStat ? std::max(end, t1 + ceilM * 2 * kRep) : end;
+}
+
 template <class T, class S>
 bool ReplaySoftMaxBasicWork(const SmxTiling& t, const T* src, T* dst, uint64_t dstLen, S* sum,
                             S* max, uint64_t statLen, std::vector<uint8_t>& work) {
@@ -140,10 +149,7 @@ bool ReplaySoftMaxBasicWork(const SmxTiling& t, const T* src, T* dst, uint64_t d
         reduceCeil > 255 || s != m * k) {
       return false;
     }
-    // half: x at 0, t1 at s, the group results at s + 64 m; float: t1 at 0, those at 64 m.
-    const uint64_t t1 = kHalf ? s : 0, r = t1 + m * kRep;
-    uint64_t end = std::max({kHalf ? s : 0, t1 + m * kRep, t1 + ceilM * kRep, r + ceilM * kBlk});
-    if (kHalfStat) end = std::max(end, t1 + ceilM * 2 * kRep);
+    const uint64_t end = SoftMaxBasicWorkReach(t, kHalf, kHalfStat);
     const uint64_t statEnd =
         uint64_t{t.rangeM - 1} * t.reduceSize + (kHalfStat ? reduceCeil * kRep : ceilM * kRep);
     if (end > w.size() || statEnd > statLen || uint64_t{t.rangeM} * s > dstLen) return false;

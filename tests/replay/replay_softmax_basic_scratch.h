@@ -26,15 +26,24 @@
 namespace lngrad_replay {
 
 // SoftMaxBasicBlock over the tiling's rangeM full splits (no tail split). T = float or Half; S =
-// T, or float with T = Half. work: the work buffer's bytes (before the call, updated in place);
-// dst: dstLen elements (what it held, updated); sum/max: statLen elements each (updated; the
-// float statistics' Brcb writes 8 * ceil(splitM / 8) rows, the half statistics' Cast
+// T, or float with T = Half. work: the bytes from the work buffer's start (before the call,
+// updated in place): the buffer and, where the sequence reaches past its end, the UB bytes after
+// it, which the device writes as it writes the buffer (SoftMaxBasicWorkReach); dst: dstLen
+// elements (what it held, updated); sum/max: statLen elements each (updated; the float
+// statistics' Brcb writes 8 * ceil(splitM / 8) rows, the half statistics' Cast
 // ceil(reduceSize / 64) * 64 halves, per split). False, nothing changed, where the sequence is
 // outside what this replay covers: splitK not a whole number of 64-float chunks, a count the
 // kit casts to uint8_t past 255, a write past `work`, dstLen or statLen.
 template <class T, class S>
 bool ReplaySoftMaxBasicWork(const SmxTiling& t, const T* src, T* dst, uint64_t dstLen, S* sum,
                             S* max, uint64_t statLen, std::vector<uint8_t>& work);
+
+// The floats from the work buffer's start that SoftMaxBasicBlock's splits write (0 without a
+// split): half data its float copy of the split (splitSize floats), then tmpBuffer1 (64 a row)
+// and the group results (8 a group of 8 rows); half statistics also the two Brcbs' 128 floats a
+// group from tmpBuffer1 (with one row, 48 past the group results: past the buffer for the
+// one-row minimum of GetSoftMaxMinTmpSize, splitSize + 80 floats).
+uint64_t SoftMaxBasicWorkReach(const SmxTiling& t, bool halfData, bool halfStat);
 
 // SimpleSoftMax with half data (S = Half or float statistics): basic — SimpleSoftMaxBasicBlock's
 // rangeM full splits; else SimpleSoftMaxNDImpl's loop (rangeM splits, then the tail). inSum /

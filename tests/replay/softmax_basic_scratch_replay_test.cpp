@@ -8,7 +8,9 @@
 // stores past the split's rows), tails, NaN, +-inf, +-0 and subnormals. Two NaNs match (payloads
 // are not promised), every other value bit for bit. The basic block's row max with NaN and ±0 ties
 // follows BasicBlockMaxImpl's order (also on Ascend310P1: the 2002 file's SoftMaxBasicBlock runs
-// the same reductions, its AlignedBrcbImpl storing the same float statistics).
+// the same reductions, its AlignedBrcbImpl storing the same float statistics). Half statistics in
+// one-row splits whose Brcbs write past the buffer: refused in checked mode, compared unchecked
+// with the UB bytes after the buffer.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -20,6 +22,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "../aicore/checked_mode_scope.h"
 #include "../aicore/sanitizer_off.h"
 #include "kernel_operator.h"
 #include "lngrad_aicore/launch.h"
@@ -90,9 +93,41 @@ std::vector<T> Values(std::mt19937& gen, size_t n, float lo, float hi, bool spec
   return v;
 }
 
+// The call under test: SoftMax (isBasicBlock, or the config's basic shape) or SimpleSoftMax half,
+// with sharedTmpBuffer or the stack buffer.
+template <class T, class S, Api kApi>
+void Call(const Case& c, const SoftMaxTiling& t, const AscendC::SoftMaxShapeInfo& si,
+          const LocalTensor<Dev<T>>& d, const LocalTensor<Dev<S>>& sm,
+          const LocalTensor<Dev<S>>& mx, const LocalTensor<Dev<T>>& s,
+          const LocalTensor<uint8_t>& tmp, bool stack) {
+  if constexpr (kApi == Api::kSoftMax) {
+    if (c.cfg && stack) {
+      AscendC::SoftMax<Dev<T>, false, false, false, kCfg16x128>(d, sm, mx, s, t, si);
+    } else if (c.cfg) {
+      AscendC::SoftMax<Dev<T>, false, false, false, kCfg16x128>(d, sm, mx, s, tmp, t, si);
+    } else if (stack) {
+      AscendC::SoftMax<Dev<T>, false, true>(d, sm, mx, s, t, si);
+    } else {
+      AscendC::SoftMax<Dev<T>, false, true>(d, sm, mx, s, tmp, t, si);
+    }
+  } else if (c.basic) {
+    if (stack) {
+      AscendC::SimpleSoftMax<half, false, true>(d, sm, mx, s, t, si);
+    } else {
+      AscendC::SimpleSoftMax<half, false, true>(d, sm, mx, s, tmp, t, si);
+    }
+  } else if (stack) {
+    AscendC::SimpleSoftMax<half>(d, sm, mx, s, t, si);
+  } else {
+    AscendC::SimpleSoftMax<half>(d, sm, mx, s, tmp, t, si);
+  }
+}
+
+// in.tmp: the work buffer's c.tmpBytes and the UB bytes after it (own buffer only). check: where
+// given, a check the call raises is caught and named there (the memory read after it).
 template <class T, class S, Api kApi>
 Mem<T, S> RunKernel(const char* soc, const Case& c, const SoftMaxTiling& t, const Mem<T, S>& in,
-                    bool stack) {
+                    bool stack, std::string* check = nullptr) {
   Mem<T, S> out;
   lngrad::aicore::LaunchOptions opts;
   opts.soc = soc;
@@ -115,28 +150,14 @@ Mem<T, S> RunKernel(const char* soc, const Case& c, const SoftMaxTiling& t, cons
     std::memcpy(d.HostPtr(), in.dst.data(), nd * sizeof(T));
     std::memcpy(sm.HostPtr(), in.sum.data(), ns * sizeof(S));
     std::memcpy(mx.HostPtr(), in.max.data(), ns * sizeof(S));
-    std::memcpy(tmp.HostPtr(), in.tmp.data(), c.tmpBytes);
+    std::memcpy(tmp.HostPtr(), in.tmp.data(), in.tmp.size());
     const AscendC::SoftMaxShapeInfo si{c.m, c.k, c.m, c.oriK};
-    if constexpr (kApi == Api::kSoftMax) {
-      if (c.cfg && stack) {
-        AscendC::SoftMax<Dev<T>, false, false, false, kCfg16x128>(d, sm, mx, s, t, si);
-      } else if (c.cfg) {
-        AscendC::SoftMax<Dev<T>, false, false, false, kCfg16x128>(d, sm, mx, s, tmp, t, si);
-      } else if (stack) {
-        AscendC::SoftMax<Dev<T>, false, true>(d, sm, mx, s, t, si);
-      } else {
-        AscendC::SoftMax<Dev<T>, false, true>(d, sm, mx, s, tmp, t, si);
-      }
-    } else if (c.basic) {
-      if (stack) {
-        AscendC::SimpleSoftMax<half, false, true>(d, sm, mx, s, t, si);
-      } else {
-        AscendC::SimpleSoftMax<half, false, true>(d, sm, mx, s, tmp, t, si);
-      }
-    } else if (stack) {
-      AscendC::SimpleSoftMax<half>(d, sm, mx, s, t, si);
-    } else {
-      AscendC::SimpleSoftMax<half>(d, sm, mx, s, tmp, t, si);
+    try {
+      Call<T, S, kApi>(c, t, si, d, sm, mx, s, tmp, stack);
+    } catch (const lngrad::aicore::KernelCheckError& e) {
+      if (check == nullptr) throw;
+      lngrad::aicore::DismissKernelCheck(e);
+      *check = e.check();
     }
     if (stack) {
       ASSERT_TRUE((AscendC::PopStackBuffer<uint8_t, AscendC::TPosition::VECCALC>(tmp)));
@@ -149,7 +170,7 @@ Mem<T, S> RunKernel(const char* soc, const Case& c, const SoftMaxTiling& t, cons
     std::memcpy(out.dst.data(), d.HostPtr(), nd * sizeof(T));
     std::memcpy(out.sum.data(), sm.HostPtr(), ns * sizeof(S));
     std::memcpy(out.max.data(), mx.HostPtr(), ns * sizeof(S));
-    out.tmp.assign(tmp.HostPtr(), tmp.HostPtr() + c.tmpBytes);
+    out.tmp.assign(tmp.HostPtr(), tmp.HostPtr() + in.tmp.size());
   };
   const lngrad::Status st = lngrad::aicore::Launch(1, kernel, opts);
   EXPECT_TRUE(st.ok()) << st.ToString();
@@ -422,6 +443,95 @@ TEST(SoftMaxBasicScratchReplay, CheckedModeRefusesStatisticsStoresPastTheTensors
   EXPECT_FALSE(st.ok());
   EXPECT_NE(st.ToString().find("tensor_bounds"), std::string::npos) << st.ToString();
   EXPECT_NE(st.ToString().find("sumTensor"), std::string::npos) << st.ToString();
+}
+
+// Every byte of src, dst, the statistics and the work buffer (and the UB after it) the same.
+template <class T, class S>
+bool SameMem(const Mem<T, S>& a, const Mem<T, S>& b) {
+  const auto same = [](const auto& x, const auto& y) {
+    return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size() * sizeof x[0]) == 0;
+  };
+  return same(a.src, b.src) && same(a.dst, b.dst) && same(a.sum, b.sum) && same(a.max, b.max) &&
+         same(a.tmp, b.tmp);
+}
+
+// Half data with half statistics in splits of one row (buffers of k + 80 to k + 127 floats: the
+// host tiling's and the kernel's re-tile's one row, GetSoftMaxMinTmpSize's minimum included):
+// SoftMaxBasicBlock's two Brcbs write 128 floats from tmpBuffer1 at splitSize, up to 48 past the
+// buffer. Checked mode refuses the call before writing anything (tensor_bounds, the Brcbs
+// named); unchecked, the buffer and the UB bytes after it, dst and the statistics (lanes 8..15:
+// the group result the first Brcb left at tmpBuffer1 + 64) match the replay byte for byte. A
+// buffer of k + 128 floats (the same splits) is not refused.
+TEST(SoftMaxBasicScratchReplay, HalfStatisticsOneRowSplitsWritePastTheBufferAsTheKit) {
+  using H = rp::Half;
+  constexpr uint32_t kWindow = 256;  // UB bytes compared after the buffer
+  uint32_t seed = 900;
+  for (const Shape& sh : {Shape{8, 128, 128}, {16, 192, 150}, {8, 1024, 1000}, {8, 1920, 1920}}) {
+    for (const uint32_t extra : {80u, 101u, 127u, 128u}) {  // the buffer's floats past splitSize
+      for (const bool host : {true, false}) {
+        const Case c{sh.m, sh.k, sh.oriK, (sh.k + extra) * 4, host, true};
+        SCOPED_TRACE("k " + std::to_string(sh.k) + " tmp " + std::to_string(c.tmpBytes) +
+                     (host ? " host tiling" : " re-tile"));
+        SoftMaxTiling given;
+        rp::SmxTiling kt;
+        Tilings<H, H>(c, &given, &kt);
+        ASSERT_EQ(kt.splitM, 1u);
+        const bool past = rp::SoftMaxBasicWorkReach(kt, true, true) * 4 > c.tmpBytes;
+        ASSERT_EQ(past, extra < 128);
+        std::mt19937 gen(seed++);
+        Mem<H, H> in;
+        const size_t n = size_t{c.m} * c.k, ns = size_t{c.m} * 16 + kPast;
+        in.src = Values<H>(gen, n, -4.0f, 4.0f, true);
+        in.dst = Values<H>(gen, n + kPast, -9.0f, 9.0f, false);
+        in.sum = Values<H>(gen, ns, -9.0f, 9.0f, false);
+        in.max = Values<H>(gen, ns, -9.0f, 9.0f, false);
+        in.tmp.resize(c.tmpBytes + kWindow);
+        for (uint8_t& b : in.tmp) b = static_cast<uint8_t>(gen());
+        std::string check;
+        const Mem<H, H> kept = RunKernel<H, H, Api::kSoftMax>(k910B, c, given, in, false, &check);
+        EXPECT_EQ(check, past ? "tensor_bounds" : "");
+        if (past) {
+          EXPECT_TRUE(SameMem(kept, in)) << "the refused call wrote";
+        }
+        const lngrad::aicore::test::CheckedModeScope mode(false);
+        const Mem<H, H> got = RunKernel<H, H, Api::kSoftMax>(k910B, c, given, in, false);
+        Mem<H, H> want = in;
+        ASSERT_TRUE(
+            (rp::ReplaySoftMaxBasicWork<H, H>(kt, in.src.data(), want.dst.data(), want.dst.size(),
+                                              want.sum.data(), want.max.data(), ns, want.tmp)));
+        ExpectWork(got.tmp, want.tmp);
+        ExpectBits(got.dst, want.dst, "dst (and the elements past it)");
+        ExpectBits(got.sum, want.sum, "sum (and the elements past it)");
+        ExpectBits(got.max, want.max, "max (and the elements past it)");
+        ExpectBits(got.src, in.src, "src");
+      }
+    }
+  }
+}
+
+// The stack buffer's overloads: the buffer ends where the UB does, so the Brcbs' blocks past it
+// lie past the UB: refused in either mode (tensor_bounds checked, ub_bounds unchecked).
+TEST(SoftMaxBasicScratchReplay, HalfStatisticsOneRowSplitsPastTheUbAreRefused) {
+  using H = rp::Half;
+  const Case c{8, 128, 128, (128 + 96) * 4, true, true};
+  SoftMaxTiling given;
+  rp::SmxTiling kt;
+  Tilings<H, H>(c, &given, &kt);
+  ASSERT_EQ(kt.splitM, 1u);
+  Mem<H, H> in;
+  std::mt19937 gen(77);
+  in.src = Values<H>(gen, size_t{c.m} * c.k, -4.0f, 4.0f, false);
+  in.dst = in.src;
+  in.sum = Values<H>(gen, size_t{c.m} * 16 + kPast, -9.0f, 9.0f, false);
+  in.max = in.sum;
+  in.tmp.resize(c.tmpBytes);
+  for (const bool checked : {true, false}) {
+    const lngrad::aicore::test::CheckedModeScope mode(checked);
+    std::string check;
+    const Mem<H, H> kept = RunKernel<H, H, Api::kSoftMax>(k910B, c, given, in, true, &check);
+    EXPECT_EQ(check, checked ? "tensor_bounds" : "ub_bounds");
+    EXPECT_TRUE(SameMem(kept, in)) << "the refused call wrote";
+  }
 }
 
 // The constant-shape config's generic path whose reductions take the tiling's parameters

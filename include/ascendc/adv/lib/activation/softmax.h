@@ -16,7 +16,7 @@
 // isBasicBlock, its K the reduced columns and, rounded up to 8, the reductions' row stride
 // (CfgShape, ConfigRows). Checked mode: operand sizes, 32-byte alignment, srcK alignment, the
 // sharedTmpBuffer minimum, isBasicBlock with srcK a multiple of 64, a config K that rounds up to
-// less than srcK.
+// less than srcK, 2201's basic-block splits reaching past sharedTmpBuffer (softmax_basic_work.h).
 #pragma once
 
 #include "lib/activation/softmax_basic_work.h"

@@ -17,6 +17,14 @@
 // the statistics; float statistics a Brcb of 8 ceil(splitM / 8) rows into the statistics tensor.
 // So rows past splitM (and past the call's rows) of the statistics are written when splitM is not
 // a multiple of 8 (float) or 4 (half): checked mode refuses such stores past the tensors.
+// Half data with half statistics in splits of one row (the host tiling and the kernel's re-tile
+// give them for buffers of (k + 80) to (2 k + 160) floats, GetSoftMaxMinTmpSize's minimum
+// included) reach splitSize + 128 floats: below k + 128 the Brcbs' last blocks (t1 + 80 on) land
+// past sharedTmpBuffer. The device reads nothing back from there: the group results at t1 + 64
+// lie inside, so the statistics' lanes 8..15 are the block result the first Brcb left at t1 + 64
+// (BlockReduce of t1[32, 40): the row's lanes 32..39 for k >= 128, for k = 64 what t1 held) and
+// dst is the row's. Checked mode refuses any reach past the buffer (tensor_bounds, the device's
+// overrun); unchecked lngrad writes it into the UB after the buffer, as the device.
 //
 // SimpleSoftMax half data: x (the split's float copy, then x - inMax, exp, the quotients) at 0;
 // with half statistics their float copy at splitSize (inMax's, then inSum's: reduceSize floats,
@@ -26,8 +34,12 @@
 #pragma once
 
 #include <algorithm>
+#include <cstddef>
+#include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <optional>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -58,11 +70,14 @@ inline float BasicRowMax(const float* x, uint32_t k, uint32_t rows) {
   return LaneMax(blocks, 8);
 }
 
-// A float image of the work buffer and which of its floats the sequence wrote.
+// A float image of the work buffer (and of the UB floats after it up to `reach`: the device's
+// overrun, inside the UB) and which of its floats the sequence wrote.
 class BasicImage {
  public:
-  explicit BasicImage(const AscendC::LocalTensor<uint8_t>& tmp)
-      : base_(tmp.HostPtr()), f_(tmp.View().size_bytes / 4), wrote_(f_.size(), false) {
+  explicit BasicImage(const AscendC::LocalTensor<uint8_t>& tmp, uint64_t reach = 0)
+      : base_(tmp.HostPtr()),
+        f_(std::max<uint64_t>(tmp.View().size_bytes / 4, reach)),
+        wrote_(f_.size(), false) {
     if (base_ != nullptr) std::memcpy(f_.data(), base_, f_.size() * 4);
   }
   uint64_t Floats() const { return f_.size(); }
@@ -119,17 +134,18 @@ class SoftMaxBasicSeq {
     t1_ = kHalf ? s_ : 0;
     g_ = t1_ + m_ * kLanes;
   }
-  // False where not modelled: splitK not whole chunks, a count the kit casts to uint8_t past 255,
-  // a footprint past the buffer.
-  bool Covered(uint64_t floats) const {
+  // False where not modelled: splitK not whole chunks, a count the kit casts to uint8_t past 255.
+  bool Covered() const {
     if (t_.rangeM == 0) return true;
-    if (k_ == 0 || k_ % kLanes != 0 || s_ != m_ * k_ || s_ / kLanes > 255 || m_ > 255 ||
-        k_ / 8 > 255 || ceilM_ > 255 || CastReps() > 255) {
-      return false;
-    }
-    uint64_t end = std::max({kHalf ? s_ : 0, t1_ + ceilM_ * kLanes, g_ + ceilM_ * 8});
-    if (kHalfStat) end = std::max(end, t1_ + ceilM_ * 2 * kLanes);
-    return end <= floats;
+    return k_ != 0 && k_ % kLanes == 0 && s_ == m_ * k_ && s_ / kLanes <= 255 && m_ <= 255 &&
+           k_ / 8 <= 255 && ceilM_ <= 255 && CastReps() <= 255;
+  }
+  // The floats from the buffer's start the splits reach without (`brcb` false) and with the half
+  // statistics' two Brcbs (128 ceil(splitM / 8) floats from t1).
+  uint64_t Reach(bool brcb = true) const {
+    if (t_.rangeM == 0) return 0;
+    const uint64_t end = std::max({kHalf ? s_ : 0, t1_ + ceilM_ * kLanes, g_ + ceilM_ * 8});
+    return kHalfStat && brcb ? std::max(end, t1_ + ceilM_ * 2 * kLanes) : end;
   }
   // The statistics elements the splits store.
   uint64_t StatEnd() const {
@@ -225,10 +241,45 @@ struct SoftMaxBasicLeave {
   std::vector<U> sum, max;
 };
 
+// The splits' reach past sharedTmpBuffer (the device's overrun): checked mode refuses it
+// (tensor_bounds, naming the sequence and a buffer that avoids it; a buffer below the one-row
+// minimum is tmp_buffer first, as SoftMaxRows); unchecked it must lie inside the UB (ub_bounds
+// otherwise). False where the floats past the buffer overlap an operand (not modelled).
+template <typename T, typename U>
+bool BasicReachPastBuffer(const char* api, const AscendC::tiling::SoftMaxTiling& t, const Dims& d,
+                          const SoftMaxBasicSeq<T, U>& seq,
+                          std::initializer_list<detail::TensorView> ops,
+                          const AscendC::LocalTensor<uint8_t>& tmp) {
+  const uint64_t reach = seq.Reach(), bytes = tmp.View().size_bytes;
+  if (reach * 4 <= bytes) return true;
+  CheckTmp(api, tmp, (uint64_t{Lanes<T>()} + d.k + kLanes) * 4);
+  const bool brcb = seq.Reach(false) * 4 <= bytes;
+  const std::string what =
+      std::string(api) + " isBasicBlock [" + std::to_string(d.m) + ", " + std::to_string(d.k) +
+      "] on 2201: SoftMaxBasicBlock in splits of " + std::to_string(t.splitM) +
+      " row(s) (splitM) reaches float " + std::to_string(reach) + " of sharedTmpBuffer" +
+      (brcb ? ": the half statistics' two Brcbs write 128 floats from tmpBuffer1 at splitSize, "
+              "past the buffer's end (the device writes the UB after it); a sharedTmpBuffer of "
+              "at least " +
+                  std::to_string(reach * 4) + " bytes, or float statistics, avoids it"
+            : ": the tiling's split (made for a larger buffer) does not fit; a sharedTmpBuffer of "
+              "at least " +
+                  std::to_string(reach * 4) +
+                  " bytes, or a tiling made for this buffer, avoids it") +
+      "; sharedTmpBuffer";
+  detail::OnTensorOverrun(tmp.View(), 0, reach, 4, what.c_str());
+  const auto at = [](const std::byte* p) { return reinterpret_cast<uintptr_t>(p); };
+  const uintptr_t lo = at(tmp.View().ptr) + bytes, hi = at(tmp.View().ptr) + reach * 4;
+  for (const detail::TensorView& v : ops) {
+    if (at(v.ptr) < hi && lo < at(v.ptr) + v.size_bytes) return false;
+  }
+  return true;
+}
+
 // Runs the sequence for SoftMax<isBasicBlock> with statistics on 2201 (t: the tiling the kernel
 // runs). Checked mode refuses the statistics' stores past sumTensor or maxTensor (tensor_bounds,
-// as any overrun; after the checks SoftMaxRows makes first). Empty where not modelled (the buffer
-// stays marked).
+// as any overrun; after the checks SoftMaxRows makes first) and a reach past sharedTmpBuffer
+// (BasicReachPastBuffer). Empty where not modelled (the buffer stays marked).
 template <typename T, typename U>
 std::optional<SoftMaxBasicLeave<T, U>> SoftMaxBasicPrepare(
     const char* api, const AscendC::tiling::SoftMaxTiling& t, const Dims& d,
@@ -246,12 +297,14 @@ std::optional<SoftMaxBasicLeave<T, U>> SoftMaxBasicPrepare(
   const SoftMaxBasicSeq<T, U> seq(t);
   const uint64_t se = seq.StatEnd();
   CheckRows(api, {md::Op(sum, "sumTensor"), md::Op(max, "maxTensor")}, {se, se});
-  SoftMaxBasicLeave<T, U> out{BasicImage(tmp), {}, {}, {}};
-  if (tmp.HostPtr() == nullptr || !seq.Covered(out.work.Floats()) ||
-      n * sizeof(T) > dst.View().size_bytes || n * sizeof(T) > src.View().size_bytes ||
-      se * sizeof(U) > sum.View().size_bytes || se * sizeof(U) > max.View().size_bytes) {
+  if (tmp.HostPtr() == nullptr || !seq.Covered() || n * sizeof(T) > dst.View().size_bytes ||
+      n * sizeof(T) > src.View().size_bytes || se * sizeof(U) > sum.View().size_bytes ||
+      se * sizeof(U) > max.View().size_bytes ||
+      !BasicReachPastBuffer<T, U>(api, t, d, seq, {dst.View(), src.View(), sum.View(), max.View()},
+                                  tmp)) {
     return std::nullopt;
   }
+  SoftMaxBasicLeave<T, U> out{BasicImage(tmp, seq.Reach()), {}, {}, {}};
   out.dst.assign(dst.HostPtr(), dst.HostPtr() + n);
   out.sum.assign(sum.HostPtr(), sum.HostPtr() + se);
   out.max.assign(max.HostPtr(), max.HostPtr() + se);
