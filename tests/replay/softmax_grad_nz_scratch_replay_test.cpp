@@ -176,4 +176,64 @@ TEST(SoftmaxGradNzScratchReplay, RowsPast255AndRandomBuffer) {
   }
 }
 
+// SoftMax in NZ (softmax_generic_nz_impl.h, ReduceMaxLastNZImpl) on 2201: the row max ends in
+// ReduceMaxBlockNZImpl's BlockReduceMax (or, one fractal with oriSrcK % 16 != 0, a WholeReduceMax),
+// whose lane reduction takes the first NaN lane (docs/ascendc_compat.md; lngrad's LaneMax), after
+// Max instructions that give src1 for a NaN operand. So a NaN reaching the 8-lane fold (a NaN in
+// the last fractal's lane l >= 8, or in lane l + 8 of a single fractal) makes the row's max NaN,
+// wherever in the fold it lands; a NaN in lane l < 8 of the accumulator is dropped by the fold's
+// Max(acc[l], acc[l + 8]) (src1 wins). Row 2 of 8, the maxTensor's 8 lanes.
+struct NanCase {
+  uint32_t k, oriK, col;
+  bool nan;  // the max the kit's sequence gives row 2
+};
+
+float SoftMaxNzRowMax(const NanCase& c) {
+  constexpr uint32_t kM = 8, kRow = 2, kTmp = 16 * 1024;
+  std::mt19937 gen(c.k * 100 + c.col);
+  std::uniform_real_distribution<float> d(-4.0f, 4.0f);
+  std::vector<float> x(size_t{kM} * c.k), mx(kM * 8);
+  for (float& v : x) v = d(gen);
+  x[(c.col / 16 * kM + kRow) * 16 + c.col % 16] = NAN;
+  lngrad::aicore::LaunchOptions opts;
+  opts.soc = k910B;
+  opts.sequential = true;
+  const auto kernel = [&] {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<> bs, bd, bsum, bmax, bt;
+    const auto n = static_cast<uint32_t>(x.size());
+    pipe.InitBuffer(bs, n * 4);
+    pipe.InitBuffer(bd, n * 4);
+    pipe.InitBuffer(bsum, kM * 32);
+    pipe.InitBuffer(bmax, kM * 32);
+    pipe.InitBuffer(bt, kTmp);
+    auto src = bs.Get<float>(n), dst = bd.Get<float>(n);
+    auto sum = bsum.Get<float>(kM * 8), max = bmax.Get<float>(kM * 8);
+    std::memcpy(src.HostPtr(), x.data(), n * 4);
+    SoftMaxTiling t;
+    AscendC::SoftMaxTilingFunc(ge::Shape({kM, c.k}), 4, kTmp, t);
+    AscendC::SoftMax<float, false, false, true>(dst, sum, max, src, bt.Get<uint8_t>(kTmp), t,
+                                                AscendC::SoftMaxShapeInfo{kM, c.k, kM, c.oriK});
+    std::memcpy(mx.data(), max.HostPtr(), mx.size() * 4);
+  };
+  const lngrad::Status st = lngrad::aicore::Launch(1, kernel, opts);
+  EXPECT_TRUE(st.ok()) << st.ToString();
+  for (uint32_t l = 1; l < 8; ++l) {
+    EXPECT_EQ(rp::Bits(mx[kRow * 8 + l]), rp::Bits(mx[kRow * 8])) << "lane " << l;
+  }
+  return mx[kRow * 8];
+}
+
+TEST(SoftMaxNzMax, BlockReduceMaxTakesTheFirstNaNLane) {
+  for (const NanCase& c :
+       {NanCase{16, 16, 11, true}, NanCase{16, 16, 13, true}, NanCase{48, 48, 41, true},
+        NanCase{48, 40, 39, false}, NanCase{48, 40, 41, false}, NanCase{16, 12, 5, true},
+        NanCase{16, 16, 3, false}, NanCase{48, 48, 20, false}}) {
+    SCOPED_TRACE("k " + std::to_string(c.k) + " oriK " + std::to_string(c.oriK) + " col " +
+                 std::to_string(c.col));
+    const float m = SoftMaxNzRowMax(c);
+    EXPECT_EQ(m != m, c.nan) << m;
+  }
+}
+
 }  // namespace
