@@ -11,6 +11,8 @@
 // every row; the host tiling made for the shape (kept by the kernel), the NZ formula's for it, and
 // one made for another shape (the kernel's NZ re-tile). Sources with NaN, +-inf, +-0 and
 // subnormals (two NaNs match: payloads are not promised, docs/ascendc_kernels.md §2).
+// Also SoftMax in NZ: the row max a NaN reaches through the kit's Max/BlockReduceMax sequence
+// (SoftMaxNzMax, at the end).
 #include <gtest/gtest.h>
 
 #include <cstdint>
