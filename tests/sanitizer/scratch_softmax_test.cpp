@@ -23,13 +23,13 @@ void ExpectLoud(const char* soc, const char* api, const Call& call, Then read = 
 // The SoftMax family on 2201 and 2002: the kit keeps its row maxima, sums, exponentials and casts
 // in the work buffer, which lngrad computes aside and does not write back
 // (softmax_common.h LeaveWorkBuffer): initcheck reports a read of it after the call (SoftmaxGrad
-// and SoftmaxGradFront ND write it: SoftmaxGradIsModelledNotMarked below). 8 rows of
+// and SoftmaxGradFront write it, ND and NZ: SoftmaxGrad[Nz]IsModelledNotMarked below). 8 rows of
 // 64 floats (halves for FlashV3): src in b, dst in a, the statistics in c and d. SoftMax<float>'s
 // and SoftMax<half>'s generic loops on 2201 and 2002 write what the kit leaves (softmax_work.h,
 // softmax_v200_work.h; SoftMaxIsModelledNotMarked, SoftMaxOn2002IsModelledNotMarked), as do
 // 2201's isBasicBlock path and SimpleSoftMax<half> (softmax_basic_work.h;
 // SoftMaxBasicAndSimpleHalfAreModelledNotMarked), so its SoftMax example here is isBasicBlock on
-// 2002; the NZ forms stay marked on both.
+// 2002; its NZ forms stay marked on both.
 constexpr uint32_t kSmM = 8, kSmK = 64;
 SoftMaxTiling SmTiling(uint32_t type_size) {
   SoftMaxTiling t;
@@ -68,17 +68,14 @@ TEST(ScratchInitcheck, SoftMaxFamilyReadAfterTheCall) {
                                      o.tmp, t, kSmShape);
       });
     }
-    // SoftmaxGrad / SoftmaxGradFront ND write their buffer, isBasicBlock included
-    // (SoftmaxGradIsModelledNotMarked); the NZ forms are still marked.
+    // SoftmaxGrad / SoftmaxGradFront write their buffer, ND (isBasicBlock included) and NZ
+    // (SoftmaxGradIsModelledNotMarked, SoftmaxGradNzIsModelledNotMarked); SoftmaxGradFront's
+    // isBasicBlock with splitK not a multiple of 64 is still marked.
     ExpectLoud(soc, "SoftmaxGradFront", [](Ops& o) {
+      const SoftMaxShapeInfo shape{kSmM, 40, kSmM, 40};
       SoftMaxTiling t;
-      SoftMaxGradTilingFunc(ge::Shape({kSmM, kSmK}), 4, kTmpBytes, t, true);
-      SoftmaxGradFront<float, false, true>(F(o.a), F(o.b), F(o.c), o.tmp, t, kSmShape);
-    });
-    ExpectLoud(soc, "SoftmaxGrad", [](Ops& o) {
-      SoftMaxTiling t;
-      SoftMaxGradTilingFunc(ge::Shape({kSmM, kSmK}), 4, kTmpBytes, t, false);
-      SoftmaxGrad<float, false, true>(F(o.a), F(o.b), F(o.c), o.tmp, t, false, kSmShape);
+      SoftMaxGradTilingFunc(ge::Shape({kSmM, 40}), 4, kTmpBytes, t, true);
+      SoftmaxGradFront<float, true>(F(o.a), F(o.b), F(o.c), o.tmp, t, shape);
     });
   }
   // SoftmaxFlash's update is modelled on 2201/2002 but for 2201's isBasicBlock
@@ -158,6 +155,40 @@ TEST(ScratchInitcheck, SoftmaxGradIsModelledNotMarked) {
   for (const char* soc : {k910, "Ascend310P1"}) {
     SCOPED_TRACE(soc);
     SoftmaxGradReadsClean(soc);
+  }
+}
+
+// SoftmaxGrad and SoftmaxGradFront in the NZ format on 2201 and 2002 write what the kit's NZ
+// sequence leaves in the work buffer (softmax_grad_nz_work.h; replay.SoftmaxGradNzScratchReplay.*):
+// reading it afterwards is clean, half and float, SoftmaxGrad with isFront both ways and
+// SoftmaxGradFront.
+TEST(ScratchInitcheck, SoftmaxGradNzIsModelledNotMarked) {
+  for (const char* soc : {k910, "Ascend310P1"}) {
+    SCOPED_TRACE(soc);
+    for (const bool front : {false, true}) {
+      ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [front](Ops& o) {
+                    SoftMaxTiling t;
+                    SoftMaxGradTilingFunc(ge::Shape({kSmM, kSmK}), 4, kTmpBytes, t, front);
+                    SoftmaxGrad<float, false, true>(F(o.a), F(o.b), F(o.c), o.tmp, t, front,
+                                                    kSmShape);
+                  }).r);
+      ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [front](Ops& o) {
+                    SoftMaxTiling t;
+                    SoftMaxGradTilingFunc(ge::Shape({kSmM, kSmK}), 2, kTmpBytes, t, front);
+                    SoftmaxGrad<half, false, true>(H(o.a), H(o.b), H(o.c), o.tmp, t, front,
+                                                   kSmShape);
+                  }).r);
+    }
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [](Ops& o) {
+                  SoftMaxTiling t;
+                  SoftMaxGradTilingFunc(ge::Shape({kSmM, kSmK}), 4, kTmpBytes, t, true);
+                  SoftmaxGradFront<float, false, true>(F(o.a), F(o.b), F(o.c), o.tmp, t, kSmShape);
+                }).r);
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [](Ops& o) {
+                  SoftMaxTiling t;
+                  SoftMaxGradTilingFunc(ge::Shape({kSmM, kSmK}), 2, kTmpBytes, t, true);
+                  SoftmaxGradFront<half, false, true>(H(o.a), H(o.b), H(o.c), o.tmp, t, kSmShape);
+                }).r);
   }
 }
 

@@ -9,8 +9,9 @@
 // split. Of the last fractal, the first oriSrcK % 16 columns are valid (all 16 when 0); the
 // other fractals are valid in full (the source masks the last fractal only).
 // Per row: the max and the sum of the valid columns in the NZ reduction order (a 16-lane
-// accumulator over the fractals, lane i with lane i + 8, then the 8-lane tree; one partial
-// fractal: the WholeReduce of its valid lanes), x - max, Exp, x / sum on the valid columns.
+// accumulator over the fractals, lane i with lane i + 8, then the 8-lane tree, the max's first
+// NaN lane winning; one partial fractal: the WholeReduce of its valid lanes), x - max, Exp,
+// x / sum on the valid columns.
 // float dst: the last fractal's other columns are not written; half dst: they get src's values
 // back (the source casts the whole work buffer, which kept them). Statistics [oriSrcM, 32 B].
 // On 3510 SoftMax, LogSoftMax, SoftmaxFlashV2 without update and SoftmaxGrad/Front follow the
@@ -68,13 +69,15 @@ inline void CheckNzShape(const char* api, const AscendC::SoftMaxShapeInfo& s, co
 }
 
 // The row reduction of Reduce{Max,Sum}LastNZImpl over x[0 .. validK) (fractal j = columns
-// [16j, 16j + 16)). op(acc, next) keeps the source's operand order.
+// [16j, 16j + 16)). op(acc, next) keeps the source's operand order (the Max instruction: src1 for
+// a NaN). The max's last step, BlockReduceMax (one partial fractal: WholeReduceMax), takes the
+// first NaN lane, else the first maximum (LaneMax), so a NaN that reaches the 8-lane fold wins.
 template <typename Op>
 float NzRowReduce(const std::vector<float>& x, uint32_t validK, bool isMax, Op op) {
   const uint32_t fractals = (validK + kNzCols - 1) / kNzCols;
   const uint32_t len = validK - (fractals - 1) * kNzCols;
   if (fractals == 1 && len != kNzCols) {  // WholeReduce{Max,Sum} of the first len lanes
-    return isMax ? RowMax(x.data(), len) : ScalarTree64(x.data(), len);
+    return isMax ? LaneMax(x.data(), len) : ScalarTree64(x.data(), len);
   }
   float acc[kNzCols];
   for (uint32_t l = 0; l < kNzCols; ++l) acc[l] = x[l];
@@ -84,7 +87,7 @@ float NzRowReduce(const std::vector<float>& x, uint32_t validK, bool isMax, Op o
   }
   float half8[kNzCols / 2];  // Reduce{Max,Sum}BlockNZImpl: Max/Add of the two halves, BlockReduce
   for (uint32_t l = 0; l < kNzCols / 2; ++l) half8[l] = op(acc[l], acc[l + kNzCols / 2]);
-  return isMax ? RowMax(half8, kNzCols / 2) : Tree8(half8);
+  return isMax ? LaneMax(half8, kNzCols / 2) : Tree8(half8);
 }
 
 template <typename T>

@@ -5,7 +5,8 @@
 // tail's tree); SoftmaxGrad: dst = (grad - s) * src (isFront: dst = s as [rows, 32 B]);
 // SoftmaxGradFront: dst = s as [rows, 32 B] (isBasicBlock: the basic-block sums on the full
 // splits, softmax_grad_nd_impl.h SoftmaxGradFrontNDImpl). Half rounded once at the end.
-// isDataFormatNZ: softmax_nz.h GradNzRows (softmax_grad_nz_impl.h's order). On 3510
+// isDataFormatNZ: softmax_nz.h GradNzRows (softmax_grad_nz_impl.h's order), the work buffer on
+// 2201/2002 as softmax_grad_nz_work.h writes it. On 3510
 // (regbase/3510/softmax_grad_impl.h): s = RegRowSum over oriSrcK, isBasicBlock ignored, only the
 // first oriSrcK columns of dst written.
 #pragma once
@@ -13,6 +14,7 @@
 #include "lib/activation/softmax_common.h"
 #include "lib/activation/softmax.h"
 #include "lib/activation/softmax_grad_basic_work.h"
+#include "lib/activation/softmax_grad_nz_work.h"
 #include "lib/activation/softmax_grad_work.h"
 
 namespace lngrad::aicore::softmax_detail {
@@ -146,6 +148,32 @@ void GradFrontBasicCall(SrcLoc loc, const AscendC::LocalTensor<T>& dst,
   }
 }
 
+// SoftmaxGrad / SoftmaxGradFront NZ: GradNzRows, then on 2201 and 2002 the work buffer as the
+// kit leaves it (softmax_grad_nz_work.h, from copies of the sources: dst may be one of them;
+// marked where not modelled); on 3510 left alone.
+template <typename T>
+void GradNzCall(const char* api, SrcLoc loc, bool front, const AscendC::LocalTensor<T>& dst,
+                const AscendC::LocalTensor<T>& grad, const AscendC::LocalTensor<T>& src,
+                const AscendC::LocalTensor<uint8_t>& tmp, const AscendC::SoftMaxShapeInfo& shape,
+                const AscendC::tiling::SoftMaxTiling& tiling) {
+  LeaveWorkBuffer leave(api, loc, tmp);
+  if (RegBase()) return GradNzRows<T>(api, front, dst, grad, src, tmp, shape, tiling, loc);
+  const NzDims d = NzDimsOf(shape, tiling, true);
+  const uint64_t n = uint64_t{d.stride} * d.k;
+  std::vector<T> g, y;
+  if (grad.HostPtr() != nullptr && src.HostPtr() != nullptr &&
+      grad.View().size_bytes / sizeof(T) >= n && src.View().size_bytes / sizeof(T) >= n) {
+    g.assign(grad.HostPtr(), grad.HostPtr() + n);
+    y.assign(src.HostPtr(), src.HostPtr() + n);
+  }
+  GradNzRows<T>(api, front, dst, grad, src, tmp, shape, tiling, loc);
+  if (g.empty()) return;
+  const AscendC::tiling::SoftMaxTiling kt =
+      GradNzKernelTiling(tiling, d.stride, d.k, sizeof(T), tmp.View().size_bytes);
+  const uint32_t oriK = shape.oriSrcK != 0 ? shape.oriSrcK : d.k;
+  if (LeaveGradNzWork<T>(api, loc, g.data(), y.data(), tmp, kt, oriK, front)) leave.Modelled();
+}
+
 }  // namespace lngrad::aicore::softmax_detail
 
 namespace AscendC {
@@ -158,9 +186,8 @@ void SoftmaxGrad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& gradTens
                  lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace sd = lngrad::aicore::softmax_detail;
   if constexpr (isDataFormatNZ) {
-    const sd::LeaveWorkBuffer leave("SoftmaxGrad", loc, sharedTmpBuffer);
-    sd::GradNzRows<T>("SoftmaxGrad", isFront, dstTensor, gradTensor, srcTensor, sharedTmpBuffer,
-                      softmaxShapeInfo, tiling, loc);
+    sd::GradNzCall<T>("SoftmaxGrad", loc, isFront, dstTensor, gradTensor, srcTensor,
+                      sharedTmpBuffer, softmaxShapeInfo, tiling);
     return;
   }
   sd::GradNdCall<T>("SoftmaxGrad", loc, isFront, false, dstTensor, gradTensor, srcTensor,
@@ -189,9 +216,8 @@ void SoftmaxGradFront(const LocalTensor<T>& dstTensor, const LocalTensor<T>& gra
     return;
   }
   if constexpr (isDataFormatNZ) {
-    const sd::LeaveWorkBuffer leave("SoftmaxGradFront", loc, sharedTmpBuffer);
-    sd::GradNzRows<T>("SoftmaxGradFront", true, dstTensor, gradTensor, srcTensor, sharedTmpBuffer,
-                      softmaxShapeInfo, tiling, loc);
+    sd::GradNzCall<T>("SoftmaxGradFront", loc, true, dstTensor, gradTensor, srcTensor,
+                      sharedTmpBuffer, softmaxShapeInfo, tiling);
     return;
   } else {
     sd::GradFrontBasicCall<T>(loc, dstTensor, gradTensor, srcTensor, sharedTmpBuffer, tiling,
