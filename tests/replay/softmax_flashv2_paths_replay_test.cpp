@@ -8,6 +8,8 @@
 // (capped at 60 KiB). srcM a multiple of 8, srcK a multiple of 64 (each BasicBlockReduce branch:
 // 64, [128, 512), 512, (512, 1024), 1024, above 1024). Inputs: ±inf, ±0 and subnormals in src, a
 // NaN in inMax; no NaN in src (the block reductions' NaN order is not part of this replay).
+// The tilings the device computes wrongly (splitK 1024 with splitM 16, repeatTimes past 255) run
+// unchecked, where lngrad follows the kit: FloatDataShapesTheDeviceGetsWrong.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -19,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "../aicore/checked_mode_scope.h"
 #include "../aicore/sanitizer_off.h"
 #include "kernel_operator.h"
 #include "lngrad_aicore/launch.h"
@@ -183,13 +186,36 @@ Io Operands(const Shape& s, uint32_t seed) {
   return in;
 }
 
+// The basic-block tilings the kit's sequence computes wrongly (written from
+// softmax_flashv2_block_reduce_impl.h and softmax_flashv2_basic_block_impl.h): splitK 1024 with
+// splitM other than 8 (its reductions cover 8 rows), the uint8_t repeatTimes splitSize / 64
+// past 255. lngrad's checked mode refuses them (softmax_device_defect); compared unchecked.
+bool KitGetsBasicWrong(const SoftMaxTiling& t) {
+  return (t.splitK == 1024 && t.splitM != 8) || t.splitSize / 64 > 255;
+}
+
+// A caller's tiling of the shape in splits of `rows` rows (the fields the host tiling fills).
+void SplitInto(SoftMaxTiling& t, const Shape& s, uint32_t rows) {
+  t.splitM = t.reduceM = rows;
+  t.reduceSize = rows * 8;
+  t.splitSize = rows * s.k;
+  t.rangeM = s.m / rows;
+  t.tailM = s.m % rows;
+  t.tailSplitSize = t.tailM * s.k;
+  t.tailReduceSize = t.tailM * 8;
+}
+
 // One shape, one scratch size, both overloads, without and with update; returns the cases the
-// replay covers (the others: the buffer stays marked in lngrad, not compared here).
-int Check(const Shape& s, uint32_t tmpBytes, uint32_t seed) {
+// replay covers (the others: the buffer stays marked in lngrad, not compared here). rows: the
+// tiling's splitM (0: SoftMaxFlashV2TilingFunc's for the scratch).
+int Check(const Shape& s, uint32_t tmpBytes, uint32_t seed, uint32_t rows = 0) {
   int covered = 0;
   for (const bool update : {false, true}) {
     SoftMaxTiling t;
     AscendC::SoftMaxFlashV2TilingFunc(ge::Shape({s.m, s.k}), 4, 4, tmpBytes, t, update, true);
+    if (rows != 0) SplitInto(t, s, rows);
+    const lngrad::aicore::test::CheckedModeScope mode(lngrad::aicore::CheckedMode() &&
+                                                      !KitGetsBasicWrong(t));
     SmxTiling mt;
     std::memcpy(&mt, &t, sizeof mt);
     const Io in = Operands(s, seed);
@@ -244,3 +270,22 @@ TEST(SoftmaxFlashV2BasicScratchReplay, FloatData) {
 }
 
 }  // namespace
+
+// The tilings the device computes wrongly, unchecked (lngrad follows the kit's sequence): K = 1024
+// in splits of 16 rows (rows 8..15 take the stale work-buffer floats at 64 M + 8.., and the Exp's
+// 256 repeats run 0), 288 and 272 Exp repeats (32 and 16 run), K = 512 in splits of 32 (its first
+// BlockReduce's 256 repeats and the Exp's run 0).
+TEST(SoftmaxFlashV2BasicScratchReplay, FloatDataShapesTheDeviceGetsWrong) {
+  struct Case {
+    Shape s;
+    uint32_t rows;
+  };
+  const Case cases[] = {{{16, 1024}, 16}, {{24, 768}, 24}, {{32, 512}, 32}, {{16, 1088}, 16}};
+  uint32_t seed = 9700;
+  int covered = 0;
+  for (const Case& c : cases) {
+    covered += Check(c.s, RowsBytes(c.rows), seed += 10, c.rows);
+    covered += Check(c.s, RowsBytes(c.rows) + 4096, seed += 10, c.rows);
+  }
+  EXPECT_EQ(covered, 32) << "cases the replay covers";
+}

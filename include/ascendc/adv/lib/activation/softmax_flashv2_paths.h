@@ -23,10 +23,18 @@
 // 16 a row, the pairs of blocks combined into 8 a row, then dst; K = 64: BlockReduce into 8 a
 // row; K above 512: each row's first 512 block-reduced into 64 lanes, then chunks 8.. as
 // op(chunk, acc); else chunk 0 op chunk 1, then op(acc, chunk) (M > K / 64); those 64-lane rows
-// then BlockReduce-d in place and into dst. Covered: splitM a multiple of 8, rangeM >= 1, the
-// tiling made for the shape, K = 1024 with splitM 8, the uint8_t repeats (splitSize / 64 and 8 M)
-// at most 255, a footprint inside the buffer; elsewhere Active() is false and the buffer stays
-// marked (half data, the M1 mode and 2002 too).
+// then BlockReduce-d in place and into dst. Covered: splitM a multiple of 8 up to 255, splitK up
+// to 2040, rangeM >= 1, the tiling made for the shape, a footprint inside the buffer; elsewhere
+// Active() is false and the buffer stays marked (half data, the M1 mode and 2002 too).
+//
+// FlashV2BasicDefect (session 21): the tilings the device computes wrongly, refused in checked
+// mode (softmax_device_defect, every data type): K = 1024 with splitM other than 8 (the fixed
+// 8-row reductions), splitM above 255, splitK / 8 past 255 blocks with several rows, BigBlock's
+// splitK / 64 - 8 past 255, splitSize / 64 past 255 (the Exp's uint8_t repeatTimes; for K = 512
+// also the first BlockReduce's 8 M). Unchecked, inside the coverage above, the scratch runs in
+// device mode for K = 1024 with splitM above 8 and the wrapped Exp: DeviceSplit writes the
+// outputs as the kit's float sequence leaves them (stale floats: what the UB holds there); the
+// other refused tilings keep lngrad's rows.
 #pragma once
 
 #include <algorithm>
@@ -61,6 +69,65 @@ inline float FlashRowMax(const float* x, uint32_t k, const Dims& d, uint32_t r, 
   return NdRowMax(x, k, SplitRowsAt(d, r));
 }
 
+// Why the basic-block path (broadcast mode, 2201/2002: softmax_flashv2_basic_block_impl.h,
+// softmax_flashv2_block_reduce_impl.h, softmax_common_reduce.h and softmax_common_arithmetic.h)
+// computes the kernel tiling t's splits wrongly on the device; empty when it does not. Every data
+// type: the reductions and the uint8_t counts are the same for half data.
+inline std::string FlashV2BasicDefect(const AscendC::tiling::SoftMaxTiling& t) {
+  const uint32_t m = t.splitM, k = t.splitK;
+  if (t.rangeM == 0 || m == 0) return {};
+  const std::string n = std::to_string(t.splitSize / kLanes);
+  if (k == 1024 && m != 8) {
+    return "with splitK 1024 SpecialBasicBlock{Max,Add}Impl reduce 8 rows whatever splitM (their "
+           "repeats are fixed: 128, 16, 1, 1), so with splitM " +
+           std::to_string(m) +
+           (m > 8 ? " rows 8.. of each split take their max and sum from stale work-buffer floats"
+                  : " they read 8 rows and write 8 rows of statistics (past the split; past the "
+                    "tensors in the last) and 1024 floats of work (past a buffer of " +
+                        std::to_string(m) + " rows)") +
+           "; use a tiling with splitM 8";
+  }
+  if (m > 255) {
+    return "splitM " + std::to_string(m) +
+           " is the uint8_t repeat count of its Sub and block reductions (taken mod 256); use "
+           "splits of at most 255 rows";
+  }
+  if (m > 1 && k / 8 > 255) {
+    return "the Sub's repeat stride splitK / 8 = " + std::to_string(k / 8) +
+           " blocks is a uint8_t (taken mod 256), so the rows overwrite one another; use srcK "
+           "below 2048 or call it without isBasicBlock";
+  }
+  if (k > 512 && k / kLanes - 8 > 255) {
+    return "BigBlockReduce's uint8_t repeat count splitK / 64 - 8 wraps; call it without "
+           "isBasicBlock";
+  }
+  if (t.splitSize / kLanes > 255) {
+    return "the repeat count splitSize / 64 = " + n + " of its Exp (and half data's Casts" +
+           (k == 512 ? ", splitK 512's first BlockReduce" : "") +
+           ") is a uint8_t: only the first " + std::to_string(t.splitSize / kLanes % 256) +
+           " * 64 values of each split are exponentiated; use splits of at most " +
+           std::to_string(255 * kLanes / k) + " rows" +
+           (255 * kLanes / k < 8 ? " or call it without isBasicBlock" : "");
+  }
+  return {};
+}
+
+// Checked mode: refuses a basic-block tiling FlashV2BasicDefect names, before anything is
+// written (softmax_device_defect). basic: the call takes the broadcast mode's basic-block path.
+inline void CheckFlashV2BasicDefect(bool basic, const AscendC::tiling::SoftMaxTiling& t,
+                                    const Dims& d) {
+  const NpuArch arch = detail::rep::RunningArch();
+  if (!basic || !CheckedMode() || d.k % kLanes != 0) return;
+  if (arch != NpuArch::k2201 && arch != NpuArch::k2002) return;
+  const std::string why = FlashV2BasicDefect(t);
+  if (why.empty()) return;
+  RaiseKernelCheck(checks::kSoftmaxDeviceDefect,
+                   "SoftmaxFlashV2: isBasicBlock with srcShape {" + std::to_string(d.m) + ", " +
+                       std::to_string(d.k) + "} and splitM " + std::to_string(t.splitM) +
+                       " is computed wrongly by the device's basic-block sequence: " + why +
+                       " (unchecked mode gives the device's numbers where lngrad derives them)");
+}
+
 class FlashV2BasicScratch {
  public:
   FlashV2BasicScratch(bool on, const AscendC::LocalTensor<uint8_t>& tmp,
@@ -70,44 +137,42 @@ class FlashV2BasicScratch {
     on_ = on && detail::rep::RunningArch() == NpuArch::k2201 && tmp.HostPtr() != nullptr &&
           t.srcM == d.m && t.srcK == d.k && t.splitK == d.k && d.k % kLanes == 0 && m != 0 &&
           m % 8 == 0 && t.rangeM != 0 && t.reduceK == 8 && t.reduceSize == m * 8 &&
-          t.splitSize == m * d.k && (d.k != 1024 || m == 8) && t.splitSize / kLanes <= 255 &&
-          m * 8 <= 255;
+          t.splitSize == m * d.k && m <= 255 && d.k <= 2040;
+    // The defects it follows (unchecked): K = 1024 with splitM above 8, the Exp's repeats
+    // wrapped; inside the buffer (72 M floats) so that the stale floats read are the UB's.
+    device_ = on_ && !FlashV2BasicDefect(t).empty();
+    if (device_ && uint64_t{m} * 72 > tmp.View().size_bytes / 4) on_ = device_ = false;
   }
   bool Active() const { return on_; }
 
-  // The typed entry points (D data, U statistics): only float/float is covered.
-  template <typename D, typename U>
-  void Begin(const AscendC::LocalTensor<D>& src, const AscendC::LocalTensor<U>& inMax) {
-    if constexpr (std::is_same_v<D, float> && std::is_same_v<U, float>) {
-      Begin(src.HostPtr(), inMax.HostPtr());
+  // Before the rows are computed: the operands (FlashV2Args; only float/float is covered) and
+  // the sources the reductions read (in device mode also inExpSum and dst's bytes).
+  template <typename A>
+  void Begin(const A& a) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(*a.src.HostPtr())>, float> &&
+                  std::is_same_v<std::decay_t<decltype(*a.max.HostPtr())>, float>) {
+      if (!on_) return;
+      io_ = {a.src.HostPtr(),    a.dst.HostPtr(),      a.expSum.HostPtr(), a.max.HostPtr(),
+             a.expMax.HostPtr(), a.inExpSum.HostPtr(), a.inMax.HostPtr()};
+      const uint64_t rows = uint64_t{t_.rangeM} * t_.splitM;
+      src_.assign(io_.src, io_.src + rows * k_);
+      if (update_) inMax_.assign(io_.inMax, io_.inMax + rows * 8);
+      if (device_ && update_) inSum_.assign(io_.inExpSum, io_.inExpSum + rows * 8);
+      if (device_ && !update_) dst_.assign(io_.dst, io_.dst + rows * k_);
     }
-  }
-  template <typename D, typename U>
-  void Finish(const char* api, SrcLoc loc, const AscendC::LocalTensor<D>& dst,
-              const AscendC::LocalTensor<U>& max) {
-    if constexpr (std::is_same_v<D, float> && std::is_same_v<U, float>) {
-      Finish(api, loc, dst.HostPtr(), max.HostPtr());
-    }
-  }
-
-  // Before the rows are computed: the sources the reductions read.
-  void Begin(const float* src, const float* inMax) {
-    if (!on_) return;
-    const uint64_t rows = uint64_t{t_.rangeM} * t_.splitM;
-    src_.assign(src, src + rows * k_);
-    if (update_) inMax_.assign(inMax, inMax + rows * 8);
   }
 
   // After: dst holds the exponentials, max the new maxima. Runs every split over an image of the
-  // buffer, writes it back and records the floats written.
-  void Finish(const char* api, SrcLoc loc, const float* dst, const float* max) {
+  // buffer (in device mode writing the split's outputs as the kit's sequence leaves them), writes
+  // it back and records the floats written.
+  void Finish(const char* api, SrcLoc loc) {
     if (!on_) return;
     const uint64_t bytes = tmp_.View().size_bytes;
     n_ = bytes / 4;
     img_.assign(n_ + 2048 + uint64_t{t_.splitM} * kLanes * 2, 0.0f);
     std::memcpy(img_.data(), tmp_.HostPtr(), bytes);
     written_.assign(n_, false);
-    for (uint32_t s = 0; s < t_.rangeM; ++s) Split(s, dst, max);
+    for (uint32_t s = 0; s < t_.rangeM; ++s) device_ ? DeviceSplit(s) : Split(s);
     if (high_ > n_) {  // the kit's footprint passes the buffer's end: left marked
       on_ = false;
       return;
@@ -148,7 +213,8 @@ class FlashV2BasicScratch {
     const uint32_t m = t_.splitM, chunks = k_ / kLanes;
     float* w = img_.data();
     if (k_ == 512 || k_ == 1024) {
-      BlockLevel(sum, 0, x, k_ == 512 ? uint64_t{m} * 8 : 2 * kLanes);
+      // K = 512: 8 M repeats, an 8-bit count on the device (wraps past 255).
+      BlockLevel(sum, 0, x, k_ == 512 ? static_cast<uint8_t>(m * 8) : 2 * kLanes);
       BlockLevel(sum, 0, w, k_ == 512 ? m : 16);
       if (k_ == 1024) {
         float o[kLanes];
@@ -187,7 +253,8 @@ class FlashV2BasicScratch {
     for (uint64_t p = 0; p < n; ++p) v[p] = img_[from + p / 8];
     std::memcpy(W(to, n), v.data(), n * 4);
   }
-  void Split(uint32_t s, const float* dst, const float* max) {
+  void Split(uint32_t s) {
+    const float *dst = io_.dst, *max = io_.max;
     const uint32_t m = t_.splitM;
     const uint64_t b2 = uint64_t{m} * kLanes, o1 = uint64_t{s} * t_.splitSize;
     const uint64_t o2 = uint64_t{s} * t_.reduceSize, rs = t_.reduceSize;
@@ -203,11 +270,57 @@ class FlashV2BasicScratch {
     Brcb(0, b2 / 2);
   }
 
+  // A split of a defect shape as the kit's float sequence computes it (device mode): the max's
+  // reduction (K = 1024: 8 results, the other rows' from the stale floats at 64 M + 8 ..), its
+  // Brcb; no update: the Sub into src, the Exp into dst over (uint8_t)(splitSize / 64) repeats
+  // (dst's other values keep their bytes), the sum's reduction and Brcb into expSum; update:
+  // Copy of inMax, Max(inMax, Brcb), the Sub into dst, inMax - max, expMax, the Exp in place over
+  // the wrapped repeats, the sum's reduction at 32 M and Brcb, inExpSum *= expMax, expSum.
+  void DeviceSplit(uint32_t s) {
+    const uint32_t m = t_.splitM;
+    const uint64_t b2 = uint64_t{m} * kLanes, o1 = uint64_t{s} * t_.splitSize;
+    const uint64_t o2 = uint64_t{s} * t_.reduceSize, rs = t_.reduceSize;
+    const uint64_t expN = uint64_t{static_cast<uint8_t>(t_.splitSize / kLanes)} * kLanes;
+    const float* x = src_.data() + o1;
+    float* dst = io_.dst + o1;
+    float* mx = io_.max + o2;
+    Reduce(false, b2, x);
+    if (!update_) {
+      for (uint64_t p = 0; p < rs; ++p) mx[p] = img_[b2 + p / 8];
+      float* sx = io_.src + o1;
+      for (uint64_t i = 0; i < t_.splitSize; ++i) sx[i] = x[i] - mx[i / k_ * 8 + i % 8];
+      for (uint64_t i = 0; i < t_.splitSize; ++i) dst[i] = i < expN ? ExpOf(sx[i]) : dst_[o1 + i];
+      Reduce(true, b2, dst);
+      for (uint64_t p = 0; p < rs; ++p) io_.expSum[o2 + p] = img_[b2 + p / 8];
+      return;
+    }
+    Brcb(0, b2);
+    float* in = W(b2, rs);  // Copy of inMax
+    for (uint64_t p = 0; p < rs; ++p) in[p] = inMax_[o2 + p];
+    for (uint64_t p = 0; p < rs; ++p) mx[p] = in[p] > img_[p] ? in[p] : img_[p];
+    for (uint64_t i = 0; i < t_.splitSize; ++i) dst[i] = x[i] - mx[i / k_ * 8 + i % 8];
+    for (uint64_t p = 0; p < rs; ++p) in[p] = in[p] - mx[p];
+    for (uint64_t p = 0; p < rs; ++p) io_.expMax[o2 + p] = ExpOf(in[p]);
+    for (uint64_t i = 0; i < expN; ++i) dst[i] = ExpOf(dst[i]);
+    Reduce(true, b2 / 2, dst);
+    Brcb(0, b2 / 2);
+    for (uint64_t p = 0; p < rs; ++p) {
+      io_.inExpSum[o2 + p] = io_.expMax[o2 + p] * inSum_[o2 + p];
+      io_.expSum[o2 + p] = io_.inExpSum[o2 + p] + img_[p];
+    }
+  }
+
+  struct Io {
+    float *src = nullptr, *dst = nullptr, *expSum = nullptr, *max = nullptr, *expMax = nullptr,
+          *inExpSum = nullptr;
+    const float* inMax = nullptr;
+  };
   const AscendC::LocalTensor<uint8_t>& tmp_;
   AscendC::tiling::SoftMaxTiling t_;
   uint32_t k_;
-  bool update_, on_ = false;
-  std::vector<float> src_, inMax_, img_;
+  bool update_, on_ = false, device_ = false;
+  Io io_;
+  std::vector<float> src_, inMax_, inSum_, dst_, img_;
   std::vector<bool> written_;
   uint64_t n_ = 0, high_ = 0;
 };

@@ -650,19 +650,22 @@ void SoftmaxFlashV2(const LocalTensor<D>& dstTensor, const LocalTensor<U>& expSu
     }
     basic = path == sd::CfgPath::kBasic;
   }
+  // The basic-block shapes the device computes wrongly: refused in checked mode, before writing.
+  sd::CheckFlashV2BasicDefect(basic && !m1 && !sd::RegBase(), run, d);
   // The work buffer of the generic split loop on 2201 (softmax_flash_scratch.h).
   constexpr bool generic = !m1 && (config.oriSrcM == 0 || config.oriSrcK == 0);
   sd::FlashV2Scratch sc(generic && !basic, sharedTmpBuffer, run, d, isUpdate,
                         std::is_same_v<D, half>, std::is_same_v<U, half>);
-  // The isBasicBlock path's (softmax_flashv2_paths.h).
+  // The isBasicBlock path's (softmax_flashv2_paths.h): unchecked, for the defect shapes it
+  // derives, the outputs follow the kit's sequence.
   sd::FlashV2BasicScratch bs(basic && !m1 && std::is_same_v<D, float> && std::is_same_v<U, float>,
                              sharedTmpBuffer, run, d, isUpdate);
-  bs.Begin(srcTensor, inMaxTensor);
+  bs.Begin(args);
   sd::FlashV2Rows<D, U, D>(isUpdate, sd::BasicRows(basic, run, d), args,
                            sd::WithSplits(sd::RegBasicDims(isBasicBlock, d), run), &sharedTmpBuffer,
                            loc, sc.Active() ? &sc : nullptr);
   sc.Finish("SoftmaxFlashV2", loc);
-  bs.Finish("SoftmaxFlashV2", loc, dstTensor, maxTensor);
+  bs.Finish("SoftmaxFlashV2", loc);
   if (sc.Active() || bs.Active()) leave.Modelled();
 }
 
