@@ -78,7 +78,8 @@ Outcome Run(uint32_t m, uint32_t k, uint32_t rows, bool checked) {
     }
     r.kept = true;
     for (int i = 0; i < 7; ++i) {
-      r.kept = r.kept && std::memcmp(before[i].data(), b[i].Get<uint8_t>().HostPtr(), sizes[i]) == 0;
+      r.kept =
+          r.kept && std::memcmp(before[i].data(), b[i].Get<uint8_t>().HostPtr(), sizes[i]) == 0;
     }
   };
   const lngrad::Status s = lngrad::aicore::Launch(1, body, o);

@@ -32,13 +32,26 @@ float PairTree(std::vector<float> lanes, Op op) {
 // - else a 16-lane accumulator: block 0 (Muls by 1), op block j for 1 <= j < blocks - 1 on every
 //   lane, op the last block on its first len lanes (one block: block 0 itself); then
 //   Reduce{Max,Sum}BlockNZImpl: lane i op lane i + 8 (i < 8), BlockReduce's 8-lane tree.
+// The max's lane reductions (WholeReduceMax, BlockReduceMax) by the lane rule lngrad documents
+// for them (docs/ascendc_compat.md, "Max and min"; the NaN part its choice): the first NaN lane,
+// else the largest, the lowest lane among equal ones.
+float LaneRuleMax(const std::vector<float>& v, size_t n) {
+  for (size_t l = 0; l < n; ++l) {
+    if (std::isnan(v[l])) return v[l];
+  }
+  size_t at = 0;
+  for (size_t l = 1; l < n; ++l) at = v[l] > v[at] ? l : at;
+  return v[at];
+}
+
 template <class Op>
 float NzRowReduce(const std::vector<std::vector<float>>& x, uint32_t len, Op op, float neutral) {
   const size_t blocks = x.size();
+  const bool isMax = neutral == -INFINITY;  // the max's reductions (the sum's neutral is 0)
   if (blocks == 1 && len != kNz) {
     std::vector<float> lanes(64, neutral);
     for (uint32_t l = 0; l < len; ++l) lanes[l] = x[0][l];
-    return PairTree(lanes, op);
+    return isMax ? LaneRuleMax(lanes, len) : PairTree(lanes, op);
   }
   std::vector<float> acc(x[0]);
   if (blocks > 1) {
@@ -50,7 +63,7 @@ float NzRowReduce(const std::vector<std::vector<float>>& x, uint32_t len, Op op,
   }
   std::vector<float> half(kNz / 2);
   for (uint32_t i = 0; i < kNz / 2; ++i) half[i] = op(acc[i], acc[i + kNz / 2]);
-  return PairTree(half, op);
+  return isMax ? LaneRuleMax(half, half.size()) : PairTree(half, op);
 }
 
 template <class T>

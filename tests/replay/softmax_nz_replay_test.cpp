@@ -31,12 +31,17 @@ std::vector<T> ToNz(const std::vector<T>& nd, uint32_t m, uint32_t k) {
 // without update, which always re-tiles from its tmp buffer (workRows rows of 48 + k floats, or
 // all of buffer 3) and does not read the given tiling.
 template <class T, class S, bool flash = false>
-void CheckNz(const NzCase& c, uint32_t seed, bool oriStride = false) {
+void CheckNz(const NzCase& c, uint32_t seed, bool oriStride = false, bool nanRows = false) {
   SCOPED_TRACE(std::string(flash ? "flashv2 " : "") + "m " + std::to_string(c.m) + " k " +
                std::to_string(c.k) + " oriK " + std::to_string(c.oriK) + " oriM " +
                std::to_string(c.oriM) + " workRows " + std::to_string(c.workRows) + " seed " +
-               std::to_string(seed));
-  const auto x = ToNz(Inputs<T>(seed, {c.m, c.k, c.oriK}), c.m, c.k);
+               std::to_string(seed) + (nanRows ? " NaN rows" : ""));
+  auto nd = Inputs<T>(seed, {c.m, c.k, c.oriK});
+  for (uint32_t r = 0; nanRows && r < c.m; ++r) {  // a NaN at a moving column, or the last one
+    if (r % 3 == 1) nd[r * c.k + (r * 7 + 3) % c.oriK] = lngrad_replay::FromFloat<T>(NAN);
+    if (r % 3 == 2) nd[r * c.k + c.oriK - 1] = lngrad_replay::FromFloat<T>(-NAN);
+  }
+  const auto x = ToNz(nd, c.m, c.k);
   const auto init = Uniform<T>(seed + 7, x.size(), -3.0f, 3.0f);
   const uint32_t stats = c.m * 32 / sizeof(S);
   const auto statInit = Uniform<S>(seed + 8, stats, -1.0f, 1.0f);
@@ -109,6 +114,17 @@ TEST(SoftMaxNzReplay, HalfMatchesBitForBit) {
   for (const NzCase& c : kCases) {
     CheckNz<Half, Half>(c, seed++);
     CheckNz<Half, float>(c, seed++);
+  }
+}
+
+// Rows with a NaN among their reduced columns: the max's lane reductions decide which NaN
+// (and whether one) reaches the statistics and dst.
+TEST(SoftMaxNzReplay, NanRowsMatchBitForBit) {
+  uint32_t seed = 700;
+  for (const NzCase& c : kCases) {
+    CheckNz<float, float>(c, seed++, false, true);
+    CheckNz<Half, Half>(c, seed++, false, true);
+    CheckNz<Half, float>(c, seed++, false, true);
   }
 }
 
