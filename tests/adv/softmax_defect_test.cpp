@@ -61,8 +61,8 @@ Outcome Run(Api api, uint32_t m, uint32_t k, uint32_t oriK, uint32_t work, bool 
     std::memset(tmp.HostPtr(), 0x5a, work);
     const auto all = [&] {
       std::vector<uint8_t> v = bytesOf(src, bytes);
-      for (const auto& part : {bytesOf(dst, bytes), bytesOf(sum, stat), bytesOf(max, stat),
-                               bytesOf(tmp, work)}) {
+      for (const auto& part :
+           {bytesOf(dst, bytes), bytesOf(sum, stat), bytesOf(max, stat), bytesOf(tmp, work)}) {
         v.insert(v.end(), part.begin(), part.end());
       }
       return v;
@@ -115,8 +115,8 @@ void ExpectDefect(Api api, const Shape& bad, const Shape& ok, const std::string&
 // Splits of more than 255 rows with oriSrcK in [128, 512): the first Max/Add and NextBlock*Impl
 // run splitM mod 256 rows (a work buffer of 72 floats a row gives splits of all the rows).
 TEST(SoftMaxDefectApi, SplitsOfMoreThan255RowsAreRefusedOn2002) {
-  ExpectDefect<float>(Api::kSoftMaxNoStats, {300, 128, 128, 300 * 288},
-                      {300, 128, 128, 255 * 288}, "uint8_t repeat count");
+  ExpectDefect<float>(Api::kSoftMaxNoStats, {300, 128, 128, 300 * 288}, {300, 128, 128, 255 * 288},
+                      "uint8_t repeat count");
   ExpectDefect<float>(Api::kSoftMax, {256, 128, 128, 256 * 288}, {256, 128, 128, 248 * 288},
                       "256 mod 256 = 0 rows");
   ExpectDefect<float>(Api::kLog, {256, 128, 128, 256 * 288}, {256, 128, 64, 256 * 288},
@@ -137,8 +137,8 @@ TEST(SoftMaxDefectApi, RepeatStridesAbove255BlocksAreRefusedOn2002) {
 TEST(SoftMaxDefectApi, BigBlockRepeatsAbove255AreRefusedOn2002) {
   ExpectDefect<float>(Api::kSoftMax, {1, 16896, 16896, 70000}, {1, 16896, 16895, 70000},
                       "BigBlockReduce");
-  ExpectDefect<half>(Api::kSoftMaxNoStats, {1, 16960, 16960, 70000},
-                     {1, 16960, 16832, 70000}, "(1 here)");
+  ExpectDefect<half>(Api::kSoftMaxNoStats, {1, 16960, 16960, 70000}, {1, 16960, 16832, 70000},
+                     "(1 here)");
 }
 
 }  // namespace
