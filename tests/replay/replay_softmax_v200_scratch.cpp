@@ -46,40 +46,49 @@ struct Split {
 };
 
 // The 64-lane accumulators acc[64 r + l] of NewReduce{Max,Sum}LastNDImpl (oriK >= 64), x the
-// split's float rows (stride srcK).
+// split's float rows (stride srcK). The kit's uint8_t operands as the hardware takes them (the low
+// 8 bits): the repeat stride srcRepeatStride = srcK / 8 blocks of FirstBlockCopyImpl's Adds, of
+// the first Max/Add and of NextBlock*Impl's repeats over rows; the first Max/Add's and
+// NextBlock*Impl's repeat count (uint8_t)originalSrcM; BigBlockReduce*'s remainRepeat. A repeat
+// count of 0 runs nothing; the accumulators no step writes keep their bytes.
 void Accumulate(Op op, const float* x, float* acc, const Split& s) {
   const uint32_t chunks = s.oriK / kRep, tail = s.oriK % kRep;
+  const uint32_t stride = static_cast<uint8_t>(s.srcK / kBlk) * kBlk;  // floats a repeat
   if (s.oriK >= 8 * kRep) {  // BigBlockReduce: 8 BlockReduce repeats, then Op(chunk, acc)
     for (uint32_t r = 0; r < s.m; ++r) {
       for (uint32_t l = 0; l < kRep; ++l)
         acc[r * kRep + l] = Lanes(op, x + r * s.srcK + kBlk * l, kBlk);
     }
+    const uint32_t remain = static_cast<uint8_t>(chunks - 8);
     for (uint32_t r = 0; r < s.m; ++r) {
-      for (uint32_t c = 8; c < chunks; ++c) {
+      for (uint32_t c = 8; c < 8 + remain; ++c) {
         for (uint32_t l = 0; l < kRep; ++l) {
           acc[r * kRep + l] = Bin(op, x[r * s.srcK + c * kRep + l], acc[r * kRep + l]);
         }
       }
     }
   } else if (s.oriK >= 2 * kRep) {  // Op(chunk 0, chunk 1), then NextBlock*Impl
-    for (uint32_t r = 0; r < s.m; ++r) {
+    const uint32_t reps = static_cast<uint8_t>(s.m);
+    for (uint32_t r = 0; r < reps; ++r) {
       for (uint32_t l = 0; l < kRep; ++l) {
-        acc[r * kRep + l] = Bin(op, x[r * s.srcK + l], x[r * s.srcK + kRep + l]);
+        acc[r * kRep + l] = Bin(op, x[r * stride + l], x[r * stride + kRep + l]);
       }
     }
-    const bool rowsFirst = s.m > chunks;
+    // splitM > splitBlock: repeats over the rows (acc, chunk); else row by row at j * srcK
+    // (chunk, acc).
+    const bool rowsFirst = reps > chunks;
     for (uint32_t c = 2; c < chunks; ++c) {
-      for (uint32_t r = 0; r < s.m; ++r) {
+      for (uint32_t r = 0; r < reps; ++r) {
         for (uint32_t l = 0; l < kRep; ++l) {
           float& a = acc[r * kRep + l];
-          const float v = x[r * s.srcK + c * kRep + l];
-          a = rowsFirst ? Bin(op, a, v) : Bin(op, v, a);
+          a = rowsFirst ? Bin(op, a, x[r * stride + c * kRep + l])
+                        : Bin(op, x[r * s.srcK + c * kRep + l], a);
         }
       }
     }
   } else {  // FirstBlockCopyImpl: Adds 0 under a counter mask of m * 64
     for (uint32_t r = 0; r < s.m; ++r) {
-      for (uint32_t l = 0; l < kRep; ++l) acc[r * kRep + l] = x[r * s.srcK + l] + 0.0f;
+      for (uint32_t l = 0; l < kRep; ++l) acc[r * kRep + l] = x[r * stride + l] + 0.0f;
     }
   }
   for (uint32_t r = 0; r < s.m; ++r) {  // Tail*Impl: Op(acc, tail)
@@ -192,7 +201,7 @@ void OneSplit(const SmxTiling& t, uint32_t oriK, const V200Io<T, S>& io, uint32_
   const float* in = kHalf ? x : reinterpret_cast<const float*>(io.src) + off1;
   NewReduce(Op::kMax, in, maxAt, acc, s);
   if (stats) CastStat(io.max + off2, maxAt, static_cast<uint32_t>(nr));
-  if constexpr (!kHalf) std::memcpy(x, in, n * 4);  // the Sub writes dst from src
+  if constexpr (!kHalf) std::memmove(x, in, n * 4);  // the Sub writes dst from src (or in place)
   ByLane(x, maxAt, m, t.srcK, t.reduceK, [](float a, float b) { return a - b; });
   for (uint64_t i = 0; i < n; ++i) x[i] = Exp(x[i]);
   NewReduce(Op::kSum, x, sumAt, acc, s);

@@ -10,13 +10,18 @@
 // membase/common/simple_softmax_common_impl.h (SimpleSoftMaxNDImpl, SimpleSoftMaxGenericNDImpl),
 // softmax_common/softmax_common_arithmetic.h (Tail*, NextBlock*, GenericSub/Div/MulNDImpl,
 // TransDivToMulImpl), softmax_common_reduce.h (BigBlockReduce*), softmax_common_broadcast.h
-// (BroadCastLastCompute). No code shared with src/ or include/.
+// (BroadCastLastCompute). No code shared with src/ or include/. Session 21 (s2b, the helper
+// who also changed lngrad's model, reading softmax_common_arithmetic.h's NextBlock*/Tail*Impl,
+// softmax_common_reduce.h's BigBlockReduce* and v200's Max/Add and FirstBlockCopyImpl again):
+// the uint8_t repeat counts and strides as they wrap (Accumulate), for the unchecked runs of
+// the shapes lngrad's checked mode refuses.
 //
-// Instruction semantics taken: the BlockReduce / WholeReduce lane reductions as documented
-// (max: the first NaN lane, else the first lane holding the largest value; sum: the adjacent-pair
-// tree), a BlockReduce block with no active lane left as it is (310P); TransDataTo5HD on 32-bit
-// data [inference, the kit's docs give its layout only as a figure]: the 16 source blocks of a
-// repeat are a 16 x 8 matrix, destination blocks 2j and 2j + 1 hold its column j (rows 0..7,
+// Instruction semantics taken: a uint8_t operand keeps the low 8 bits of the value the kit
+// passes, a repeat count of 0 runs nothing; the BlockReduce / WholeReduce lane reductions as
+// documented (max: the first NaN lane, else the first lane holding the largest value; sum: the
+// adjacent-pair tree), a BlockReduce block with no active lane left as it is (310P); TransDataTo5HD
+// on 32-bit data [inference, the kit's docs give its layout only as a figure]: the 16 source blocks
+// of a repeat are a 16 x 8 matrix, destination blocks 2j and 2j + 1 hold its column j (rows 0..7,
 // then 8..15), every source block read before any is written (BroadCastNDImpl runs it in place;
 // the kit's Adds after it reads row j's values at 16 j, which only that layout gives).
 #pragma once

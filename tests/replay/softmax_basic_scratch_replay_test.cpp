@@ -10,7 +10,8 @@
 // follows BasicBlockMaxImpl's order (also on Ascend310P1: the 2002 file's SoftMaxBasicBlock runs
 // the same reductions, its AlignedBrcbImpl storing the same float statistics). Half statistics in
 // one-row splits whose Brcbs write past the buffer: refused in checked mode, compared unchecked
-// with the UB bytes after the buffer.
+// with the UB bytes after the buffer. SoftMax with isBasicBlock on Ascend310P1 (2002) against
+// replay_softmax_basic_v200_scratch.h, the same way.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -27,6 +28,7 @@
 #include "kernel_operator.h"
 #include "lngrad_aicore/launch.h"
 #include "replay_softmax_basic_scratch.h"
+#include "replay_softmax_basic_v200_scratch.h"
 #include "replay_softmax_scratch.h"
 #include "scratch_test_util.h"
 #include "tiling/tiling_api.h"
@@ -54,6 +56,7 @@ struct Case {
   bool hostTiling;   // the host SoftMaxTilingFunc for [m, k]; else one for another shape (re-tile)
   bool basic;        // isBasicBlock (SimpleSoftMax; SoftMax here always, or its config)
   bool cfg = false;  // SoftMax with kCfg16x128 (isBasicBlock false): its basic shape
+  uint32_t tilingBytes = 0;  // the host tiling's buffer size (0: tmpBytes)
 };
 
 // The constant-shape config whose shape passes SoftMaxNDImpl's basic-block test (oriSrcK % 64,
@@ -216,7 +219,8 @@ void ExpectWork(const std::vector<uint8_t>& got, const std::vector<uint8_t>& wan
 template <class T, class S>
 void Tilings(const Case& c, SoftMaxTiling* given, rp::SmxTiling* kt) {
   if (c.hostTiling) {
-    AscendC::SoftMaxTilingFunc(ge::Shape({c.m, c.k}), sizeof(S), c.tmpBytes, *given);
+    const uint32_t bytes = c.tilingBytes != 0 ? c.tilingBytes : c.tmpBytes;
+    AscendC::SoftMaxTilingFunc(ge::Shape({c.m, c.k}), sizeof(S), bytes, *given);
     std::memcpy(kt, given, sizeof *kt);
     return;
   }
@@ -263,9 +267,10 @@ int Check(const char* soc, const Case& c0, uint32_t seed) {
     Mem<T, S> want = in;
     bool covered = false;
     if constexpr (kApi == Api::kSoftMax) {
-      covered =
-          rp::ReplaySoftMaxBasicWork<T, S>(kt, in.src.data(), want.dst.data(), want.dst.size(),
-                                           want.sum.data(), want.max.data(), ns, want.tmp);
+      const auto replay = std::string(soc) == k310P ? rp::ReplaySoftMaxBasicWorkV200<T, S>
+                                                    : rp::ReplaySoftMaxBasicWork<T, S>;
+      covered = replay(kt, in.src.data(), want.dst.data(), want.dst.size(), want.sum.data(),
+                       want.max.data(), ns, want.tmp);
     } else {
       covered = rp::ReplaySimpleSoftMaxHalfWork<S>(kt, c.basic, in.src.data(), want.dst.data(),
                                                    in.sum.data(), in.max.data(), ns, want.tmp);
@@ -298,12 +303,13 @@ std::vector<uint32_t> Sizes(const Shape& s) {
 
 // Every shape and size; most cases must be compared (both overloads, both tilings).
 template <class T, class S, Api kApi>
-void Sweep(const std::vector<Shape>& shapes, bool basic, uint32_t seed, bool cfg = false) {
+void Sweep(const std::vector<Shape>& shapes, bool basic, uint32_t seed, bool cfg = false,
+           const char* soc = k910B) {
   int compared = 0, cases = 0;
   for (const Shape& s : shapes) {
     for (const uint32_t bytes : Sizes<T, S>(s)) {
       for (const bool host : {true, false}) {
-        compared += Check<T, S, kApi>(k910B, {s.m, s.k, s.oriK, bytes, host, basic, cfg}, seed++);
+        compared += Check<T, S, kApi>(soc, {s.m, s.k, s.oriK, bytes, host, basic, cfg}, seed++);
         cases += 2;
       }
     }
@@ -329,6 +335,23 @@ TEST(SoftMaxBasicScratchReplay, HalfMatchesTheKitsBufferAndStatisticsByteForByte
 
 TEST(SoftMaxBasicScratchReplay, HalfWithFloatStatisticsMatchesTheKitsBufferByteForByte) {
   Sweep<rp::Half, float, Api::kSoftMax>(kBasicHalf, true, 6500);
+}
+
+// On 2002 (Ascend310P1) against the 2002 replay (replay_softmax_basic_v200_scratch.h): the same
+// reductions, AlignedBrcbImpl's broadcasts (half statistics: 16 copies of a row's value from
+// group results read before the group is written), the Casts to half rounding to nearest even.
+TEST(SoftMaxBasicScratchReplay, On2002MatchesTheKitsBufferAndStatisticsByteForByte) {
+  Sweep<float, float, Api::kSoftMax>(kBasicFloat, true, 7600, false, k310P);
+  Sweep<rp::Half, rp::Half, Api::kSoftMax>(kBasicHalf, true, 7700, false, k310P);
+  Sweep<rp::Half, float, Api::kSoftMax>(kBasicHalf, true, 7800, false, k310P);
+  // Half statistics in one-row splits (the host tiling for a one-row buffer, run with one that
+  // holds the broadcast's 128 floats): the group results lie inside the broadcast's first 128
+  // floats, 2201's second Brcb reads the first's overwrite there.
+  for (const uint32_t k : {128u, 256u}) {
+    const uint32_t row = (16 + k + 64) * 4;
+    const Case c{8, k, k, row + 256, true, true, false, row};
+    EXPECT_EQ((Check<rp::Half, rp::Half, Api::kSoftMax>(k310P, c, 7900 + k)), 2);
+  }
 }
 
 // The constant-shape config's basic shape [16, 128] (isBasicBlock false) runs SoftMaxBasicBlock.

@@ -27,9 +27,9 @@ void ExpectLoud(const char* soc, const char* api, const Call& call, Then read = 
 // 64 floats (halves for FlashV3): src in b, dst in a, the statistics in c and d. SoftMax<float>'s
 // and SoftMax<half>'s generic loops on 2201 and 2002 write what the kit leaves (softmax_work.h,
 // softmax_v200_work.h; SoftMaxIsModelledNotMarked, SoftMaxOn2002IsModelledNotMarked), as do
-// 2201's isBasicBlock path and SimpleSoftMax<half> (softmax_basic_work.h;
-// SoftMaxBasicAndSimpleHalfAreModelledNotMarked), so its SoftMax example here is isBasicBlock on
-// 2002; its NZ forms stay marked on both.
+// isBasicBlock on 2201 and 2002 and SimpleSoftMax<half> (softmax_basic_work.h,
+// softmax_basic_v200_work.h; SoftMaxBasicAndSimpleHalfAreModelledNotMarked); the NZ forms stay
+// marked on both.
 constexpr uint32_t kSmM = 8, kSmK = 64;
 SoftMaxTiling SmTiling(uint32_t type_size) {
   SoftMaxTiling t;
@@ -41,10 +41,6 @@ LocalTensor<half> H(const LocalTensor<uint8_t>& t) { return t.ReinterpretCast<ha
 const SoftMaxShapeInfo kSmShape{kSmM, kSmK, kSmM, kSmK};
 
 TEST(ScratchInitcheck, SoftMaxFamilyReadAfterTheCall) {
-  // isBasicBlock on 2002 (SoftMaxBasicBlock): still marked (2201's is modelled).
-  ExpectLoud("Ascend310P1", "SoftMax", [](Ops& o) {
-    SoftMax<float, false, true>(F(o.a), F(o.c), F(o.d), F(o.b), o.tmp, SmTiling(4), kSmShape);
-  });
   for (const char* soc : {k910, "Ascend310P1"}) {
     // SoftmaxFlashV2's generic split loop and its float basic-block path are modelled on 2201
     // (SoftmaxFlashV2IsModelledNotMarked); the half basic-block path is not, nor 2002.
@@ -359,9 +355,15 @@ TEST(ScratchInitcheck, SoftMaxBasicAndSimpleHalfAreModelledNotMarked) {
     SoftMaxTilingFunc(ge::Shape({kSmM, k}), typeSize, kTmpBytes, t);
     return t;
   };
-  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
-                SoftMax<float, false, true>(F(o.a), F(o.c), F(o.d), F(o.b), o.tmp, SmTiling(4),
-                                            kSmShape);
+  for (const char* soc : {k910, "Ascend310P1"}) {  // 2002: softmax_basic_v200_work.h
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [](Ops& o) {
+                  SoftMax<float, false, true>(F(o.a), F(o.c), F(o.d), F(o.b), o.tmp, SmTiling(4),
+                                              kSmShape);
+                }).r);
+  }
+  ExpectClean(RunScratch("Ascend310P1", san::kAllTools, Then::kRead, [&](Ops& o) {
+                SoftMax<half, false, true>(H(o.a), H(o.c), H(o.d), H(o.b), o.tmp, tiling(128, 2),
+                                           wide);
               }).r);
   ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [&](Ops& o) {
                 SoftMax<half, false, true>(H(o.a), H(o.c), H(o.d), H(o.b), o.tmp, tiling(128, 2),

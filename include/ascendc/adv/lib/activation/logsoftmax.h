@@ -38,15 +38,19 @@ void LogSoftMax(const LocalTensor<T>& dst, const LocalTensor<T>& sum, const Loca
                                                    sharedTmpBuffer, sizeof(T), sizeof(T), false);
   d.m = sd::GenericSplitRows("LogSoftMax", "dst, sum and max", none, kt, d);
   // The work buffer on 2201 and 2002 (softmax_work.h, softmax_v200_work.h; LogSoftMaxNDImpl's
-  // splits); elsewhere marked.
+  // splits); elsewhere marked. The splits the 2002 sequence gets wrong: refused in checked mode,
+  // unchecked the device's results (softmax_v200_work.h V200Defect, V200Store).
   sd::RowExps rowExps;
+  sd::V200Device dev;
   if (sd::SoftMaxWork<T, T>("LogSoftMax", loc, kt, d, src, &sum, &max, sharedTmpBuffer, true,
                             &rowExps) ||
-      sd::SoftMaxWorkV200<T, T>("LogSoftMax", loc, kt, d, src, &sum, &max, sharedTmpBuffer, true)) {
+      sd::SoftMaxWorkV200<T, T>("LogSoftMax", loc, kt, d, src, &sum, &max, sharedTmpBuffer, true,
+                                &dev)) {
     leave.Modelled();
   }
   sd::SoftMaxRows<T, T>("LogSoftMax", false, sd::Finish::kLog, dst, &sum, &max, src,
                         &sharedTmpBuffer, sd::WithSplits(d, kt), loc, false, &rowExps);
+  sd::V200Store<T, T>(dev, dst, &sum, &max);
 }
 
 }  // namespace AscendC

@@ -20,6 +20,7 @@
 #pragma once
 
 #include "lib/activation/softmax_basic_work.h"
+#include "lib/activation/softmax_basic_v200_work.h"
 #include "lib/activation/softmax_common.h"
 #include "lib/activation/softmax_nz.h"
 #include "lib/activation/softmax_work.h"
@@ -340,25 +341,34 @@ void SoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
   // elsewhere marked. On 2201 the config's generic path gets here when its reduction parameters
   // are the tiling's (splitK = srcK, reduceK the statistics' 32 bytes; ConfigRows):
   // SoftMaxNDExtImpl's loop with oriK the config's; 2002's config path is not modelled.
+  // The splits the 2002 sequence gets wrong: refused in checked mode; unchecked, dev holds the
+  // device's results, stored over SoftMaxRows's (softmax_v200_work.h V200Defect).
   constexpr bool kConfigShape = config.oriSrcM != 0 && config.oriSrcK != 0;
   sd::RowExps rowExps;
+  sd::V200Device dev;
   if (!basic &&
       (sd::SoftMaxWork<D, U>("SoftMax", loc, kt, d, srcTensor, &sumTensor, &maxTensor,
                              sharedTmpBuffer, false, &rowExps) ||
        (!kConfigShape && sd::SoftMaxWorkV200<D, U>("SoftMax", loc, kt, d, srcTensor, &sumTensor,
-                                                   &maxTensor, sharedTmpBuffer)))) {
+                                                   &maxTensor, sharedTmpBuffer, false, &dev)))) {
     leave.Modelled();
   }
-  // SoftMaxBasicBlock's buffer, statistics stores and dst on 2201 (softmax_basic_work.h).
+  // SoftMaxBasicBlock's buffer, statistics stores and dst on 2201 (softmax_basic_work.h) and
+  // 2002 (softmax_basic_v200_work.h).
   std::optional<sd::SoftMaxBasicLeave<D, U>> bw;
   if (basic) {
     bw = sd::SoftMaxBasicPrepare<D, U>("SoftMax", kt, d, dstTensor, sumTensor, maxTensor, srcTensor,
                                        sharedTmpBuffer);
+    if (!bw) {
+      bw = sd::SoftMaxBasicPrepareV200<D, U>("SoftMax", kt, d, dstTensor, sumTensor, maxTensor,
+                                             srcTensor, sharedTmpBuffer);
+    }
   }
   sd::SoftMaxRows<D, U>("SoftMax", basic, sd::Finish::kDiv, dstTensor, &sumTensor, &maxTensor,
                         srcTensor, &sharedTmpBuffer,
                         sd::WithSplits(sd::RegBasicDims(isBasicBlock, d), kt), loc, false,
                         &rowExps);
+  sd::V200Store<D, U>(dev, dstTensor, &sumTensor, &maxTensor);
   if (bw) {
     sd::SoftMaxBasicStore<D, U>("SoftMax", loc, *bw, dstTensor, sumTensor, maxTensor);
     leave.Modelled();
@@ -408,17 +418,20 @@ void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
   // SingleSoftMaxImpl's work buffer on 2201 and 2002 (softmax_work.h, softmax_v200_work.h; any
   // isBasicBlock); elsewhere marked. (On 2201 the config's generic path as above:
   // SingleSoftMaxImpl's loop with oriK the config's.)
+  // The splits the 2002 sequence gets wrong: as with statistics (V200Defect, V200Store).
   constexpr bool kConfigShape = config.oriSrcM != 0 && config.oriSrcK != 0;
   sd::RowExps rowExps;
+  sd::V200Device dev;
   if (sd::SoftMaxWork<T, T>("SoftMax", loc, kt, d, srcTensor, nullptr, nullptr, sharedTmpBuffer,
                             false, &rowExps) ||
       (!kConfigShape && sd::SoftMaxWorkV200<T, T>("SoftMax", loc, kt, d, srcTensor, nullptr,
-                                                  nullptr, sharedTmpBuffer))) {
+                                                  nullptr, sharedTmpBuffer, false, &dev))) {
     leave.Modelled();
   }
   sd::SoftMaxRows<T, T>("SoftMax", false, sd::Finish::kDiv, dstTensor, nullptr, nullptr, srcTensor,
                         &sharedTmpBuffer, sd::WithSplits(sd::RegBasicDims(basic, d), kt), loc,
                         reuse, &rowExps);
+  sd::V200Store<T, T>(dev, dstTensor, nullptr, nullptr);
 }
 
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false,

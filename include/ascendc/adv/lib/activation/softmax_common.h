@@ -25,6 +25,12 @@
 #include "lib/math/math_common.h"
 #include "lngrad_aicore/instructions.h"
 
+namespace lngrad::aicore::checks {
+// A SoftMax family shape whose kit instruction sequence gives another result than the softmax
+// (the device computes it wrongly and silently; unchecked mode follows the device).
+inline constexpr const char* kSoftmaxDeviceDefect = "softmax_device_defect";
+}  // namespace lngrad::aicore::checks
+
 namespace AscendC {
 
 enum class SoftmaxMode {

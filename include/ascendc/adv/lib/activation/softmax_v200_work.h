@@ -15,22 +15,30 @@
 // - oriK < 64: one masked WholeReduce per row, broadcast over the row's reduceK lanes (A not
 //   touched);
 // - else A[64 r + l] as on 2201 (softmax_work.h WorkLanes; [64, 128): FirstBlockCopyImpl's
-//   Adds 0, so -0 lanes are +0), then one row: WholeReduce of its lanes, Duplicate over reduceK;
-//   more rows (BasicBlockReduce*Impl): BlockReduce in place (A[8 r + b] the block extremes or
-//   sums of row r), a second BlockReduce into the block's first m floats, BroadCastNDImpl over
-//   A[0, 128 ceil(m / 8)): the Muls by 1.0 of the block's first 8 ceil(m / 8) floats (those
-//   past m are what the block held: the statistics' bytes, or the previous pass's) and the
-//   in-place TransDataTo5HD, which leaves float j of each group of 8 at A[128 g + 16 j, + 16)
-//   [inference: the 32-bit layout is documented only by a figure; the kit's Adds reads row j's
-//   value at 16 j, which only that layout gives]; then Adds 0 from A into the block (reduceK 8:
-//   block r from A's block 2 r; 16: the first 16 m floats).
+//   Adds 0, so -0 lanes are +0; V200Acc: the kit's uint8_t operands as they wrap), then one row:
+//   WholeReduce of its lanes, Duplicate over reduceK; more rows (BasicBlockReduce*Impl):
+//   BlockReduce in place (A[8 r + b] the block extremes or sums of row r), a second BlockReduce
+//   into the block's first m floats, BroadCastNDImpl over A[0, 128 ceil(m / 8)): the Muls by 1.0 of
+//   the block's first 8 ceil(m / 8) floats (those past m are what the block held: the statistics'
+//   bytes, or the previous pass's) and the in-place TransDataTo5HD, which leaves float j of each
+//   group of 8 at A[128 g + 16 j, + 16) [inference: the 32-bit layout is documented only by a
+//   figure; the kit's Adds reads row j's value at 16 j, which only that layout gives]; then Adds 0
+//   from A into the block (reduceK 8: block r from A's block 2 r; 16: the first 16 m floats).
 // SoftMax then writes 1 / sum over A[0, m reduceK) (TransDivToMulImpl's Duplicate and Div);
 // LogSoftMax divides (A keeps the sum's pass). Half data leaves the split's final floats in its
 // copy. Later splits overwrite the start of what earlier ones left.
+//
+// Shapes the device computes wrongly (V200Defect: splits of more than 255 rows with oriSrcK in
+// [128, 512), srcK / 8 above 255 with oriSrcK in [64, 512) and splits of several rows, oriSrcK
+// from 16896): checked mode refuses them (softmax_device_defect) before anything is written;
+// unchecked, the steps above with the wrapped operands give the results too (V200Device,
+// V200Store), rows the steps skip reducing what the simulated UB holds in A.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
+#include <utility>
 #include <type_traits>
 #include <vector>
 
@@ -46,6 +54,59 @@ inline bool V200Reciprocal() { return detail::rep::RunningArch() == NpuArch::k20
 // (membase/v220's SingleSoftMaxImpl; not membase/v200's).
 inline bool ReusesSource() { return detail::rep::RunningArch() != NpuArch::k2002; }
 
+// The accumulators A[64 r + l] of a split of m rows (x: rows of stride k; oriK >= 64) as the
+// 2002 steps write them, their uint8_t operands included: the steps that take a row a repeat
+// (FirstBlockCopyImpl's Adds, the first Max/Add of chunks 0 and 1, NextBlock*Impl's repeats over
+// the rows) read row r at r * step, step = 8 ((k / 8) mod 256) floats; where oriK is in
+// [128, 512) the first Max/Add and NextBlock*Impl run m mod 256 rows (the rows past them keep
+// what A held: the buffer's bytes or the previous pass's); BigBlockReduce*'s repeats after its
+// first 8 chunks are (oriK / 64 - 8) mod 256. Tail*Impl adds the tail of every row at r * k.
+inline void V200Acc(WorkOp op, const float* x, uint32_t k, uint32_t m, uint32_t oriK, float* a) {
+  const uint32_t chunks = oriK / kLanes, tail = oriK % kLanes;
+  const uint64_t step = uint64_t{(k / 8) & 255u} * 8;
+  if (oriK >= 8 * kLanes) {
+    // BigBlockReduce*: BlockReduce lanes as lngrad runs them (max: the first NaN wins), then
+    // Op(chunk, acc).
+    const uint32_t last = 8 + ((chunks - 8) & 255u);
+    for (uint32_t r = 0; r < m; ++r) {
+      const float* row = x + uint64_t{r} * k;
+      float* acc = a + uint64_t{r} * kLanes;
+      for (uint32_t l = 0; l < kLanes; ++l) {
+        acc[l] = op == WorkOp::kSum ? Tree8(row + 8 * l) : LaneMax(row + 8 * l, 8);
+      }
+      for (uint32_t c = 8; c < last; ++c) {
+        for (uint32_t l = 0; l < kLanes; ++l) acc[l] = WorkApply(op, row[c * kLanes + l], acc[l]);
+      }
+    }
+  } else if (oriK >= 2 * kLanes) {
+    const uint32_t mw = m & 255u;
+    for (uint32_t r = 0; r < mw; ++r) {  // Op(chunk 0, chunk 1)
+      for (uint32_t l = 0; l < kLanes; ++l) {
+        a[r * kLanes + l] = WorkApply(op, x[r * step + l], x[r * step + kLanes + l]);
+      }
+    }
+    for (uint32_t r = 0; r < mw; ++r) {  // NextBlock*Impl
+      for (uint32_t c = 2; c < chunks; ++c) {
+        for (uint32_t l = 0; l < kLanes; ++l) {
+          float& acc = a[r * kLanes + l];
+          acc = mw > chunks ? WorkApply(op, acc, x[r * step + c * kLanes + l])
+                            : WorkApply(op, x[uint64_t{r} * k + c * kLanes + l], acc);
+        }
+      }
+    }
+  } else {  // FirstBlockCopyImpl's Adds 0 (-0 lanes become +0)
+    for (uint32_t r = 0; r < m; ++r) {
+      for (uint32_t l = 0; l < kLanes; ++l) a[r * kLanes + l] = x[r * step + l] + 0.0f;
+    }
+  }
+  for (uint32_t r = 0; r < m; ++r) {
+    for (uint32_t l = 0; l < tail; ++l) {
+      float& acc = a[uint64_t{r} * kLanes + l];
+      acc = WorkApply(op, acc, x[uint64_t{r} * k + chunks * kLanes + l]);
+    }
+  }
+}
+
 // One reduction pass of a split of m rows (x: rows of stride k, oriK reduced) over the statistics
 // block st (dstK floats a row) and the accumulators a; hw: how far into a the pass wrote.
 inline void V200Pass(WorkOp op, const float* x, uint32_t k, uint32_t m, uint32_t oriK,
@@ -60,23 +121,16 @@ inline void V200Pass(WorkOp op, const float* x, uint32_t k, uint32_t m, uint32_t
     }
     return;
   }
-  const bool copy = oriK < 2 * kLanes;
-  for (uint32_t r = 0; r < m; ++r) {
-    float* acc = a + uint64_t{r} * kLanes;
-    const float* row = x + uint64_t{r} * k;
-    if (copy) {  // FirstBlockCopyImpl's Adds 0, then the tail
-      for (uint32_t l = 0; l < kLanes; ++l) acc[l] = row[l] + 0.0f;
-      for (uint32_t l = kLanes; l < oriK; ++l)
-        acc[l - kLanes] = WorkApply(op, acc[l - kLanes], row[l]);
-    } else {
-      WorkLanes(op, row, oriK, m <= oriK / kLanes, acc);
-    }
-  }
-  hw = std::max<uint64_t>(hw, uint64_t{m} * kLanes);
+  V200Acc(op, x, k, m, oriK, a);
+  // The rows the steps wrote (the skipped ones keep their bytes unless a tail is added), then
+  // the block reductions' 8 m floats and the broadcast's 128 ceil(m / 8).
+  const bool skips = oriK >= 2 * kLanes && oriK < 8 * kLanes && m > 255 && oriK % kLanes == 0;
+  hw = std::max<uint64_t>(hw, uint64_t{skips ? m & 255u : m} * kLanes);
   if (m == 1) {
     std::fill(st, st + dstK, lanes(a, kLanes));
     return;
   }
+  hw = std::max<uint64_t>(hw, (uint64_t{m} + 7) / 8 * 128);
   for (uint32_t r = 0; r < m; ++r) {  // BlockReduce in place, row by row
     float b[8];
     for (uint32_t q = 0; q < 8; ++q) {
@@ -101,32 +155,86 @@ inline void V200Pass(WorkOp op, const float* x, uint32_t k, uint32_t m, uint32_t
   }
 }
 
-// Whether the 2002 sequence over a split is modelled: the kit's uint8_t repeat counts and
-// strides hold (rows of a split below 256 where [128, 512) columns reduce; srcK / 8 at most 255
-// where [64, 512) do).
-inline bool V200Follows(const AscendC::tiling::SoftMaxTiling& t, const Dims& d) {
-  const bool mid = d.oriK >= kLanes && d.oriK < 8 * kLanes;
-  return !(mid && (d.k / 8 > 255 || (d.oriK >= 2 * kLanes && t.splitM > 255)));
+// Why the 2002 reductions (NewReduce{Max,Sum}LastNDImpl) get the splits of t wrong on the device
+// (their uint8_t operands wrap, V200Acc); empty when they do not.
+inline std::string V200Defect(const AscendC::tiling::SoftMaxTiling& t, const Dims& d) {
+  const std::string ms = std::to_string(t.splitM);
+  if (d.oriK >= 2 * kLanes && d.oriK < 8 * kLanes && t.splitM > 255) {
+    return "NewReduce{Max,Sum}LastNDImpl run their first Max/Add and NextBlock*Impl with a " +
+           std::string("uint8_t repeat count (") + ms +
+           " mod 256 = " + std::to_string(t.splitM & 255u) +
+           " rows), so the later rows of a split take " +
+           "their max and sum from what the work buffer held; give a work buffer (tiling) of " +
+           "at most 255 rows a split";
+  }
+  if (d.oriK >= kLanes && d.oriK < 8 * kLanes && d.k / 8 > 255 && t.splitM > 1) {
+    return "srcK / 8 = " + std::to_string(d.k / 8) + " blocks is the uint8_t repeat stride of " +
+           (d.oriK < 2 * kLanes ? "FirstBlockCopyImpl's Adds" : "the first Max/Add") +
+           " in NewReduce{Max,Sum}LastNDImpl (" + std::to_string((d.k / 8) & 255u) +
+           " here), so rows after a split's first read other rows' values; pad the rows to at " +
+           "most 2040 elements, or call it one row at a time";
+  }
+  if (d.oriK >= (8 + 256) * kLanes) {
+    return "oriSrcK / 64 - 8 = " + std::to_string(d.oriK / kLanes - 8) +
+           " is BigBlockReduce{Max,Sum}'s uint8_t repeat count (" +
+           std::to_string((d.oriK / kLanes - 8) & 255u) + " here), so only the first " +
+           std::to_string((8 + ((d.oriK / kLanes - 8) & 255u)) * kLanes) + " columns and the " +
+           "last oriSrcK % 64 are reduced; reduce at most " +
+           std::to_string((8 + 256) * kLanes - 1) + " columns";
+  }
+  return {};
+}
+
+// The device's results of a call V200Defect names, as SoftMaxWorkV200 computes them (unchecked
+// mode): dst's float values and the statistics blocks, (offset, values) per split; V200Store
+// writes them over SoftMaxRows's.
+struct V200Device {
+  using Runs = std::vector<std::pair<uint64_t, std::vector<float>>>;
+  bool set = false;
+  Runs dst, max, sum;
+};
+
+template <typename T, typename U>
+void V200Store(const V200Device& dev, const AscendC::LocalTensor<T>& dst,
+               const AscendC::LocalTensor<U>* sum, const AscendC::LocalTensor<U>* max) {
+  if (!dev.set) return;
+  for (const auto& [at, v] : dev.dst) StoreRow(dst.HostPtr() + at, v);
+  for (size_t i = 0; sum != nullptr && i < dev.sum.size(); ++i) {
+    StoreRow(max->HostPtr() + dev.max[i].first, dev.max[i].second);
+    StoreRow(sum->HostPtr() + dev.sum[i].first, dev.sum[i].second);
+  }
 }
 
 // SoftMax (log: LogSoftMax) on 2002: writes what the kit's splits of t leave in the work buffer
 // (header); sum/max: the statistics tensors (nullptr: none), read as they stand (the Muls reads
 // their blocks past a split's rows). False (nothing written, the buffer stays marked) on other
-// arches and where not modelled (SoftMaxWork's conditions, V200Follows).
+// arches and where not modelled (SoftMaxWork's conditions). A tiling V200Defect names is refused
+// in checked mode (softmax_device_defect, before anything is written); unchecked, dev gets the
+// device's results for V200Store (dev nullptr: not modelled).
 template <typename T, typename U>
 bool SoftMaxWorkV200(const char* api, SrcLoc loc, const AscendC::tiling::SoftMaxTiling& t,
                      const Dims& d, const AscendC::LocalTensor<T>& srcT,
                      const AscendC::LocalTensor<U>* sumT, const AscendC::LocalTensor<U>* maxT,
-                     const AscendC::LocalTensor<uint8_t>& tmp, bool log = false) {
+                     const AscendC::LocalTensor<uint8_t>& tmp, bool log = false,
+                     V200Device* dev = nullptr) {
   const bool stats = sumT != nullptr;
   const WorkLayout w = WorkLayoutOf<T, U>(t, stats);
   const bool k16 = t.reduceK == 16 && std::is_same_v<T, half> && w.statIn;
   if (detail::rep::RunningArch() != NpuArch::k2002 || (t.reduceK != 8 && !k16) || t.splitM == 0 ||
       tmp.View().ptr == nullptr || d.k == 0 || d.oriK == 0 || d.oriK > d.k || t.splitK != d.k ||
-      t.srcK != d.k || !V200Follows(t, d)) {
+      t.srcK != d.k) {
     return false;
   }
   CheckShape<T>(api, d);
+  const std::string defect = V200Defect(t, d);
+  if (!defect.empty() && CheckedMode()) {
+    RaiseKernelCheck(checks::kSoftmaxDeviceDefect,
+                     std::string(api) + ": srcK " + std::to_string(d.k) + ", oriSrcK " +
+                         std::to_string(d.oriK) + " with splits of " + std::to_string(t.splitM) +
+                         " rows is computed wrongly by the device's 2002 sequence: " + defect +
+                         " (unchecked mode gives the device's numbers)");
+  }
+  if (!defect.empty() && dev == nullptr) return false;
   const uint32_t dstK = t.reduceK;
   const uint64_t accFloats = std::max<uint64_t>(uint64_t{t.splitM} * kLanes, t.splitM * dstK);
   if (!WorkFits(t, d, w.tmpAt + accFloats, srcT, sumT, maxT, tmp)) return false;
@@ -146,9 +254,11 @@ bool SoftMaxWorkV200(const char* api, SrcLoc loc, const AscendC::tiling::SoftMax
       sumAt = statSum.data();
     }
     V200Pass(WorkOp::kMax, x.data(), d.k, m, d.oriK, dstK, maxAt, acc, hw);
+    if (!defect.empty() && stats) dev->max.emplace_back(o2, std::vector<float>(maxAt, maxAt + nr));
     for (uint64_t j = 0; j < n; ++j) x[j] = x[j] - maxAt[j / d.k * dstK + j % d.k % 8];
     ExpInPlace(x);
     V200Pass(WorkOp::kSum, x.data(), d.k, m, d.oriK, dstK, sumAt, acc, hw);
+    if (!defect.empty() && stats) dev->sum.emplace_back(o2, std::vector<float>(sumAt, sumAt + nr));
     if (log) {
       for (uint64_t j = 0; j < n; ++j) x[j] = x[j] / sumAt[j / d.k * dstK + j % d.k % 8];
       Log10InPlace(x);
@@ -158,6 +268,7 @@ bool SoftMaxWorkV200(const char* api, SrcLoc loc, const AscendC::tiling::SoftMax
       for (uint64_t j = 0; j < n; ++j) x[j] = x[j] * acc[j / d.k * dstK + j % d.k % 8];
     }
     if (w.copy) std::copy(x.begin(), x.end(), work);
+    if (!defect.empty()) dev->dst.emplace_back(o1, x);
   });
   san::Instr rec(Pipe::kV, api, loc);
   if (rec) {
@@ -166,6 +277,7 @@ bool SoftMaxWorkV200(const char* api, SrcLoc loc, const AscendC::tiling::SoftMax
     if (w.statIn) rec.Write(base + w.statAt * 4, uint64_t{t.splitM} * dstK * 4);
     if (hw != 0) rec.Write(base + w.tmpAt * 4, hw * 4);
   }
+  if (dev != nullptr) dev->set = !defect.empty();
   return true;
 }
 

@@ -1,0 +1,144 @@
+// The SoftMax family's shapes that the device computes wrongly (docs/ascendc_kernels.md, the
+// project's policy): on arch 2002 the generic loops' NewReduce{Max,Sum}LastNDImpl with a uint8_t
+// repeat count, repeat stride or BigBlockReduce repeat that wraps (softmax_v200_work.h
+// V200Defect). Checked mode refuses them (softmax_device_defect) before the call writes anything;
+// a shape or buffer next to them runs; unchecked runs them (the device's numbers and work buffer
+// are pinned by replay.SoftMaxV200Replay.WrappedOperandsFollowTheDeviceUnchecked).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "kernel_operator.h"
+#include "softmax_test_util.h"
+#include "../aicore/sanitizer_off.h"
+
+namespace {
+
+using AscendC::LocalTensor;
+
+constexpr const char* k310P = "Ascend310P1";
+
+enum class Api { kSoftMax, kSoftMaxNoStats, kLog };
+
+struct Outcome {
+  std::string check, msg;
+  bool kept = false;  // src, dst, the statistics and the work buffer as they were
+};
+
+// One call of api on 2002 over m x k rows (oriK reduced), a work buffer of work bytes and the
+// kernel's re-tile (a default tiling); dst is src for m above 64 (two such tensors do not fit).
+template <typename T>
+Outcome Run(Api api, uint32_t m, uint32_t k, uint32_t oriK, uint32_t work, bool checked) {
+  Outcome r;
+  const bool was = lngrad::aicore::CheckedMode();
+  lngrad::aicore::SetCheckedMode(checked);
+  lngrad::aicore::LaunchOptions o;
+  o.soc = k310P;
+  const auto body = [&] {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<> bs, bd, bsum, bmax, bt;
+    const uint32_t bytes = m * k * sizeof(T), stat = m * 32;
+    const bool inPlace = m > 64;
+    pipe.InitBuffer(bs, bytes);
+    if (!inPlace) pipe.InitBuffer(bd, bytes);
+    pipe.InitBuffer(bsum, stat);
+    pipe.InitBuffer(bmax, stat);
+    pipe.InitBuffer(bt, work);
+    const LocalTensor<T> src = bs.Get<T>(), dst = inPlace ? src : bd.Get<T>();
+    const LocalTensor<T> sum = bsum.Get<T>(), max = bmax.Get<T>();
+    const LocalTensor<uint8_t> tmp = bt.Get<uint8_t>();
+    const auto bytesOf = [](const auto& t, uint32_t n) {
+      const auto* p = reinterpret_cast<const uint8_t*>(t.HostPtr());
+      return std::vector<uint8_t>(p, p + n);
+    };
+    for (uint32_t i = 0; i < m * k; ++i) src.HostPtr()[i] = T(static_cast<float>(i % 13) * 0.25f);
+    if (!inPlace) std::memset(dst.HostPtr(), 0x5a, bytes);
+    std::memset(sum.HostPtr(), 0x5a, stat);
+    std::memset(max.HostPtr(), 0x5a, stat);
+    std::memset(tmp.HostPtr(), 0x5a, work);
+    const auto all = [&] {
+      std::vector<uint8_t> v = bytesOf(src, bytes);
+      for (const auto& part :
+           {bytesOf(dst, bytes), bytesOf(sum, stat), bytesOf(max, stat), bytesOf(tmp, work)}) {
+        v.insert(v.end(), part.begin(), part.end());
+      }
+      return v;
+    };
+    const std::vector<uint8_t> before = all();
+    const AscendC::SoftMaxShapeInfo shape{m, k, m, oriK};
+    try {
+      if (api == Api::kSoftMax) {
+        AscendC::SoftMax<T>(dst, sum, max, src, tmp, SoftMaxTiling{}, shape);
+      } else if (api == Api::kSoftMaxNoStats) {
+        AscendC::SoftMax<T>(dst, src, tmp, SoftMaxTiling{}, shape);
+      } else {
+        AscendC::LogSoftMax<T>(dst, sum, max, src, tmp, LogSoftMaxTiling{}, shape);
+      }
+    } catch (const lngrad::aicore::KernelCheckError& e) {
+      lngrad::aicore::DismissKernelCheck(e);
+      r.check = e.check();
+      r.msg = e.message();
+    }
+    r.kept = all() == before;
+  };
+  const lngrad::Status st = lngrad::aicore::Launch(1, body, o);
+  EXPECT_TRUE(st.ok()) << st.ToString();
+  lngrad::aicore::SetCheckedMode(was);
+  return r;
+}
+
+struct Shape {
+  uint32_t m, k, oriK, work;
+};
+
+// bad is refused in checked mode (its message naming needle) with nothing written; ok runs; bad
+// runs unchecked.
+template <typename T>
+void ExpectDefect(Api api, const Shape& bad, const Shape& ok, const std::string& needle) {
+  const std::string what = std::to_string(bad.m) + "x" + std::to_string(bad.k) + " oriK " +
+                           std::to_string(bad.oriK) + " work " + std::to_string(bad.work);
+  const Outcome b = Run<T>(api, bad.m, bad.k, bad.oriK, bad.work, true);
+  EXPECT_EQ(b.check, "softmax_device_defect") << what << ": " << b.msg;
+  EXPECT_NE(b.msg.find(needle), std::string::npos) << b.msg;
+  EXPECT_TRUE(b.kept) << what << ": the refused call wrote its tensors or buffer";
+  const Outcome g = Run<T>(api, ok.m, ok.k, ok.oriK, ok.work, true);
+  EXPECT_EQ(g.check, "") << ok.m << "x" << ok.k << " oriK " << ok.oriK << ": " << g.msg;
+  EXPECT_FALSE(g.kept) << ok.m << "x" << ok.k << ": wrote nothing";
+  const Outcome u = Run<T>(api, bad.m, bad.k, bad.oriK, bad.work, false);
+  EXPECT_EQ(u.check, "") << what << " unchecked: " << u.msg;
+  EXPECT_FALSE(u.kept) << what << " unchecked: wrote nothing";
+}
+
+// Splits of more than 255 rows with oriSrcK in [128, 512): the first Max/Add and NextBlock*Impl
+// run splitM mod 256 rows (a work buffer of 72 floats a row gives splits of all the rows).
+TEST(SoftMaxDefectApi, SplitsOfMoreThan255RowsAreRefusedOn2002) {
+  ExpectDefect<float>(Api::kSoftMaxNoStats, {300, 128, 128, 300 * 288}, {300, 128, 128, 255 * 288},
+                      "uint8_t repeat count");
+  ExpectDefect<float>(Api::kSoftMax, {256, 128, 128, 256 * 288}, {256, 128, 128, 248 * 288},
+                      "256 mod 256 = 0 rows");
+  ExpectDefect<float>(Api::kLog, {256, 128, 128, 256 * 288}, {256, 128, 64, 256 * 288},
+                      "NextBlock");
+}
+
+// srcK / 8 above 255 blocks with oriSrcK in [64, 512) and more than one row a split: the repeat
+// stride wraps; one row, srcK 2040 and oriSrcK 512 are right.
+TEST(SoftMaxDefectApi, RepeatStridesAbove255BlocksAreRefusedOn2002) {
+  ExpectDefect<float>(Api::kSoftMax, {3, 2048, 100, 40000}, {3, 2040, 100, 40000},
+                      "FirstBlockCopyImpl");
+  ExpectDefect<float>(Api::kSoftMaxNoStats, {3, 2048, 300, 40000}, {1, 2048, 300, 40000},
+                      "the first Max/Add");
+  ExpectDefect<half>(Api::kLog, {2, 2064, 200, 40000}, {2, 2064, 512, 40000}, "(2 here)");
+}
+
+// oriSrcK from 16896: BigBlockReduce{Max,Sum}'s remaining repeats (oriSrcK / 64 - 8) wrap.
+TEST(SoftMaxDefectApi, BigBlockRepeatsAbove255AreRefusedOn2002) {
+  ExpectDefect<float>(Api::kSoftMax, {1, 16896, 16896, 70000}, {1, 16896, 16895, 70000},
+                      "BigBlockReduce");
+  ExpectDefect<half>(Api::kSoftMaxNoStats, {1, 16960, 16960, 70000}, {1, 16960, 16832, 70000},
+                     "(1 here)");
+}
+
+}  // namespace
