@@ -72,12 +72,6 @@ struct SoftMaxShapeInfo {
 
 }  // namespace AscendC
 
-namespace lngrad::aicore::checks {
-// A SoftMax family shape whose 2201 instruction sequence gives another result than the API
-// documents (the device computes it wrongly and silently; unchecked mode follows the device).
-inline constexpr const char* kSoftmaxDeviceDefect = "softmax_device_defect";
-}  // namespace lngrad::aicore::checks
-
 namespace lngrad::aicore::softmax_detail {
 
 inline constexpr uint32_t kLanes = 64;
