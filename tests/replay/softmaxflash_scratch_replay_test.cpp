@@ -23,6 +23,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "../aicore/checked_mode_scope.h"
 #include "../aicore/sanitizer_off.h"
 #include "kernel_operator.h"
 #include "lngrad_aicore/launch.h"
@@ -146,9 +147,10 @@ void Keep(const LocalTensor<D>& t, std::vector<V>& v) {
 
 // SoftmaxFlash<T> on a block of soc with the operands of `in`; got.stack: with the shared
 // overload, the stack buffer left after the TPipe (filled with kFill before the call).
-template <class T, class S>
+template <class T, class S, bool kBasic = false>
 Io<T, S> RunLngrad(const char* soc, const Shape& s, bool update, bool stack, uint32_t tmpBytes,
-                   const SoftMaxTiling& t, const Io<T, S>& in, bool alias = false) {
+                   const SoftMaxTiling& t, const Io<T, S>& in, bool alias = false,
+                   std::string* refused = nullptr) {
   using DT = Dev<T>;
   using DS = Dev<S>;
   Io<T, S> got = in;
@@ -186,19 +188,32 @@ Io<T, S> RunLngrad(const char* soc, const Shape& s, bool update, bool stack, uin
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
     const LocalTensor<DS>& inS = alias ? sum : inSum;  // the statistics updated in place
     const LocalTensor<DS>& inM = alias ? max : inMax;
-    if (stack) {
-      AscendC::SoftmaxFlash<DT>(dst, sum, max, src, em, inS, inM, t, update, si);
-    } else {
-      AscendC::SoftmaxFlash<DT>(dst, sum, max, src, em, inS, inM, tmp, t, update, si);
+    const auto keep = [&] {  // also after a refusal: what the call left
+      Keep(src, got.src), Keep(dstAll, got.dst), Keep(em, got.em), Keep(sum, got.sum);
+      Keep(max, got.max), Keep(inSum, got.inSum), Keep(inMax, got.inMax);
+      got.tmp.assign(tmp.HostPtr(), tmp.HostPtr() + tmpBytes);
+      if (!stack) got.stack.assign(rest.HostPtr(), rest.HostPtr() + rest.GetSize());
+    };
+    try {
+      if (stack) {
+        AscendC::SoftmaxFlash<DT, false, kBasic>(dst, sum, max, src, em, inS, inM, t, update, si);
+      } else {
+        AscendC::SoftmaxFlash<DT, false, kBasic>(dst, sum, max, src, em, inS, inM, tmp, t, update,
+                                                 si);
+      }
+    } catch (...) {
+      keep();
+      throw;
     }
 #pragma GCC diagnostic pop
-    Keep(src, got.src), Keep(dstAll, got.dst), Keep(em, got.em), Keep(sum, got.sum);
-    Keep(max, got.max), Keep(inSum, got.inSum), Keep(inMax, got.inMax);
-    got.tmp.assign(tmp.HostPtr(), tmp.HostPtr() + tmpBytes);
-    if (!stack) got.stack.assign(rest.HostPtr(), rest.HostPtr() + rest.GetSize());
+    keep();
   };
   const auto status = lngrad::aicore::Launch(1, kernel, opts);
-  EXPECT_TRUE(status.ok()) << status.message();
+  if (refused != nullptr) {
+    *refused = status.ok() ? "" : std::string(status.message());
+  } else {
+    EXPECT_TRUE(status.ok()) << status.message();
+  }
   return got;
 }
 
@@ -240,11 +255,17 @@ void ExpectBytes(const std::vector<uint8_t>& got, const std::vector<uint8_t>& wa
   }
 }
 
-// The kit's SoftMaxFlashTilingFunc (softmax_tiling_func.h) over w floats, blocks of blk.
-SmxTiling KernelTiling(uint32_t w, uint32_t m, uint32_t k, uint32_t blk, bool update) {
+// The kit's SoftMaxFlashTilingFunc (softmax_tiling_func.h) over w floats, blocks of blk (basic:
+// isBasicBlock, which keeps more than 8 rows a multiple of 8 dividing m when m % 8 == 0).
+SmxTiling KernelTiling(uint32_t w, uint32_t m, uint32_t k, uint32_t blk, bool update,
+                       bool basic = false) {
   SmxTiling t{};
   uint32_t rows = w / (blk * (update ? 4 : 2) + k * 2);
   rows = rows < m ? rows : m;
+  if (basic && rows > 8 && m % 8 == 0) {
+    rows = rows / 8 * 8;
+    while (m % rows != 0) rows -= 8;
+  }
   t.srcM = m, t.srcK = k, t.srcSize = m * k, t.outMaxM = m, t.outMaxK = blk;
   t.outMaxSize = m * blk;
   t.reduceM = t.splitM = rows, t.reduceK = blk, t.reduceSize = rows * blk;
@@ -554,6 +575,148 @@ TEST(SoftmaxFlashScratchReplay, NoUpdateRetileWithoutARowIsRefused) {
     EXPECT_FALSE(status.ok()) << soc;
     EXPECT_NE(status.message().find("tmp_buffer"), std::string::npos) << status.message();
   }
+}
+
+}  // namespace
+
+namespace {
+
+int footprintPast = 0;
+
+// isBasicBlock on 2201 (SoftmaxFlashBasicBlock[Float], softmaxflash_basic_work.h): lngrad against
+// ReplaySoftmaxFlashBasicUpdate, the whole work buffer (half data with half statistics: the stack
+// buffer; the passed one untouched), dst with 40 past it, src (float data: the result), the
+// statistics. Unchecked where lngrad's checked mode refuses the shape (softmax_device_defect).
+template <class T, class S>
+void CheckBasic(const Shape& s, uint32_t tmpBytes, How how, uint32_t seed) {
+  constexpr bool kHH = std::is_same_v<T, Half> && std::is_same_v<S, Half>;
+  constexpr uint32_t kBlk = std::is_same_v<S, float> ? 8 : 16;
+  SoftMaxTiling t{};
+  AscendC::SoftMaxFlashTilingFunc(ge::Shape({how == How::kHost ? s.m : s.m + 1, s.k}), sizeof(S),
+                                  tmpBytes, t, true);
+  const Io<T, S> in = Operands<T, S>(s, seed, kBlk, 32 / sizeof(T), true);
+  for (const bool stack : {false, true}) {
+    if (stack && tmpBytes % 32 != 0) continue;
+    SmxTiling kt;
+    if (how == How::kHost) {
+      std::memcpy(&kt, &t, sizeof kt);
+    } else {
+      kt = KernelTiling(tmpBytes / 4, s.m, s.k, kBlk, true, true);
+    }
+    const bool wrong = (!std::is_same_v<T, float> && s.k == 64) || kt.splitM > 255 ||
+                       kt.splitSize / 64 > 255 || (s.k >= 2048 && kt.splitM > 1);
+    SCOPED_TRACE(std::string(std::is_same_v<T, float> ? "float" : "half") +
+                 (std::is_same_v<S, float> ? "/float" : "/half") + " m " + std::to_string(s.m) +
+                 " k " + std::to_string(s.k) + " tmp " + std::to_string(tmpBytes) +
+                 (how == How::kHost ? " host" : " re-tile") + " splitM " +
+                 std::to_string(kt.splitM) + " rangeM " + std::to_string(kt.rangeM) + " tailM " +
+                 std::to_string(kt.tailM) + (stack ? " stack" : " shared") +
+                 (wrong ? " unchecked" : ""));
+    if (kt.splitM == 0) return;
+    const lngrad::aicore::test::CheckedModeScope mode(lngrad::aicore::CheckedMode() && !wrong);
+    const Io<T, S> got = RunLngrad<T, S, true>("Ascend910B1", s, true, stack, tmpBytes, t, in);
+    if (::testing::Test::HasFatalFailure()) return;
+    Io<T, S> want = in;
+    want.tmp.assign(tmpBytes, kFill);
+    want.stack.assign(got.stack.size(), kFill);
+    std::vector<uint8_t>& work = kHH && !stack ? want.stack : want.tmp;
+    const lngrad_replay::SflIo<T, S> io{in.src.data(),   want.dst.data(), want.sum.data(),
+                                        want.max.data(), want.em.data(),  in.inSum.data(),
+                                        in.inMax.data()};
+    // The kit's Brcb rows past the buffer's end (one-row splits of half statistics): lngrad
+    // does not model that buffer (the row model computes the results, the buffer stays marked).
+    if (!lngrad_replay::ReplaySoftmaxFlashBasicUpdate<T, S>(kt, s.k, io, want.src.data(), work)) {
+      ++footprintPast;
+      continue;
+    }
+    ++checksRun;
+    EXPECT_NE(work, std::vector<uint8_t>(work.size(), kFill)) << "the replay wrote no scratch";
+    ExpectBytes(got.tmp, want.tmp, "work buffer");
+    ExpectBytes(got.stack, want.stack, "stack buffer (shared overload)");
+    ExpectBits(got.dst, want.dst, "dst");
+    ExpectBits(got.src, want.src, "src");
+    ExpectBits(got.sum, want.sum, "sum");
+    ExpectBits(got.max, want.max, "max");
+    ExpectBits(got.em, want.em, "expMax");
+    ExpectBits(got.inSum, in.inSum, "inSum");
+    ExpectBits(got.inMax, in.inMax, "inMax");
+  }
+}
+
+const Shape kBasicShapes[] = {{1, 64, 64},     {16, 64, 64},   {8, 128, 128},  {3, 192, 192},
+                              {9, 256, 256},   {24, 128, 128}, {2, 512, 512},  {10, 320, 320},
+                              {4, 1024, 1024}, {40, 128, 128}, {2, 2048, 2048}};
+
+template <class T, class S>
+void BasicSweep(uint32_t seed) {
+  checksRun = 0, footprintPast = 0;
+  for (const Shape& s : kBasicShapes) {
+    const ge::Shape shape({s.m, s.k});
+    const uint32_t min = AscendC::GetSoftMaxFlashMinTmpSize(shape, sizeof(T), true, false);
+    const uint32_t max = std::min<uint32_t>(
+        AscendC::GetSoftMaxFlashMaxTmpSize(shape, sizeof(T), true, false), 60 * 1024);
+    const bool host = !(std::is_same_v<T, Half> && std::is_same_v<S, float>);
+    for (const uint32_t bytes : {min, min * 3 + 12, max}) {
+      if (host) CheckBasic<T, S>(s, bytes, How::kHost, seed += 10);
+      CheckBasic<T, S>(s, bytes, How::kRetile, seed += 10);
+    }
+  }
+  EXPECT_GT(checksRun, 30) << "calls compared";
+  std::printf("basic block: %d calls compared, %d with the kit's footprint past the buffer\n",
+              checksRun, footprintPast);
+}
+
+TEST(SoftmaxFlashScratchReplay, BasicBlockUpdateFloat) { BasicSweep<float, float>(1000); }
+TEST(SoftmaxFlashScratchReplay, BasicBlockUpdateHalf) { BasicSweep<Half, Half>(1100); }
+TEST(SoftmaxFlashScratchReplay, BasicBlockUpdateHalfFloatStatistics) {
+  BasicSweep<Half, float>(1200);
+}
+
+}  // namespace
+
+namespace {
+
+// The shapes SoftmaxFlashBasicBlock[Float] computes wrongly (FlashBasicDefect): checked mode
+// refuses them (softmax_device_defect) before anything is written; unchecked mode follows the
+// kit (the sweeps above compare them unchecked). Half data with srcK 64: the first Max and Add
+// pair each row with the next; srcK 2048 with splits of more than one row: the uint8_t row
+// stride 256 blocks is 0.
+template <class T, class S>
+void ExpectRefused(const Shape& s, const char* what) {
+  constexpr uint32_t kBlk = std::is_same_v<S, float> ? 8 : 16;
+  const uint32_t bytes =
+      std::max((4 * kBlk + 2 * s.k) * 4 * s.m,  // one split of every row
+               AscendC::GetSoftMaxFlashMinTmpSize(ge::Shape({s.m, s.k}), sizeof(T), true, false));
+  SoftMaxTiling t{};
+  AscendC::SoftMaxFlashTilingFunc(ge::Shape({s.m, s.k}), sizeof(S), bytes, t, true);
+  const Io<T, S> in = Operands<T, S>(s, 77, kBlk, 32 / sizeof(T), true);
+  for (const bool checked : {true, false}) {
+    SCOPED_TRACE(std::string(what) + (checked ? " checked" : " unchecked"));
+    const lngrad::aicore::test::CheckedModeScope mode(checked);
+    std::string refused;
+    const Io<T, S> got =
+        RunLngrad<T, S, true>("Ascend910B1", s, true, false, bytes, t, in, false, &refused);
+    if (!checked) {
+      EXPECT_EQ(refused, "");
+      continue;
+    }
+    EXPECT_NE(refused.find("softmax_device_defect"), std::string::npos) << refused;
+    EXPECT_NE(refused.find(what), std::string::npos) << refused;
+    ExpectBits(got.dst, in.dst, "dst");
+    ExpectBits(got.src, in.src, "src");
+    ExpectBits(got.sum, in.sum, "sum");
+    ExpectBits(got.max, in.max, "max");
+    ExpectBits(got.em, in.em, "expMax");
+    EXPECT_EQ(got.tmp, std::vector<uint8_t>(bytes, kFill)) << "the work buffer";
+    EXPECT_EQ(got.stack, std::vector<uint8_t>(got.stack.size(), kFill)) << "the stack buffer";
+  }
+}
+
+TEST(SoftmaxFlashScratchReplay, BasicBlockShapesTheDeviceComputesWronglyAreRefusedInCheckedMode) {
+  ExpectRefused<Half, Half>({8, 64, 64}, "srcK 64");
+  ExpectRefused<Half, float>({8, 64, 64}, "srcK 64");
+  ExpectRefused<float, float>({2, 2048, 2048}, "srcK 2048");
+  ExpectRefused<Half, float>({2, 2048, 2048}, "srcK 2048");
 }
 
 }  // namespace

@@ -25,6 +25,12 @@
 #include "lib/math/math_common.h"
 #include "lngrad_aicore/instructions.h"
 
+namespace lngrad::aicore::checks {
+// A SoftMax-family shape whose kit instruction sequence computes rows wrongly on the device
+// (refused in checked mode; unchecked mode follows the device).
+inline constexpr const char* kSoftmaxDeviceDefect = "softmax_device_defect";
+}  // namespace lngrad::aicore::checks
+
 namespace AscendC {
 
 enum class SoftmaxMode {
