@@ -3,13 +3,15 @@
 // generic split loop, float, half, half data with float statistics): the whole work buffer byte
 // for byte (0xa5 where nothing is written; two NaNs match), and for half data with half
 // statistics the stack buffer the kit pops instead (the buffer passed left untouched), dst with
-// 40 sentinels past it, expSum, max and expMax, the sources unchanged. Without update (2201) the
-// kit runs SoftMax's SoftMaxNDImpl: lngrad against sm1's SoftMax work replay
-// (replay_softmax_scratch.h) over the kernel's tiling. Sources with NaN (at column 0 too), rows of
-// signed zeros, infinities and subnormals (NaN only with update); inMax different per lane, with
-// NaN and -inf lanes. Both overloads; scratch sizes: the minimum, three times it plus 12 bytes
-// (shared only), the maximum (capped); the host tiling and a tiling for another shape (the kernel's
-// re-tile).
+// 40 sentinels past it, expSum, max and expMax, the sources unchanged. Without update the kit
+// runs SoftMax's SoftMaxNDImpl: lngrad against sm1's SoftMax work replay on 2201
+// (replay_softmax_scratch.h) and s2k's on 2002 (replay_softmax_v200_scratch.h) over the kernel's
+// tiling. isBasicBlock on 2201 (session 21): SoftmaxFlashBasicBlock[Float]'s replay
+// (ReplaySoftmaxFlashBasicUpdate), and the shapes checked mode refuses (softmax_device_defect).
+// Sources with NaN (at column 0 too), rows of signed zeros, infinities and subnormals (NaN only
+// with update); inMax different per lane, with NaN and -inf lanes. Both overloads; scratch sizes:
+// the minimum, three times it plus 12 bytes (shared only), the maximum (capped); the host tiling
+// and a tiling for another shape (the kernel's re-tile).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -30,6 +32,7 @@
 #include "replay.h"
 #include "replay_softmax.h"
 #include "replay_softmax_scratch.h"
+#include "replay_softmax_v200_scratch.h"
 #include "replay_softmaxflash_scratch.h"
 #include "scratch_test_util.h"
 #include "tiling/tiling_api.h"
@@ -275,10 +278,17 @@ SmxTiling KernelTiling(uint32_t w, uint32_t m, uint32_t k, uint32_t blk, bool up
   return t;
 }
 
-// Without update on 2201: SoftMax's work replay (sm1's) with the kernel's tiling.
+// Without update: SoftMax's work replay with the kernel's tiling (2201: sm1's; 2002: s2k's
+// ReplaySoftMaxV200, SoftMaxNDImpl with statistics).
 template <class T, class S>
-void ReplayNoUpdate(const SmxTiling& kt, const Shape& s, Io<T, S>& want) {
+void ReplayNoUpdate(const SmxTiling& kt, const Shape& s, Io<T, S>& want, bool v200) {
   auto* work = reinterpret_cast<float*>(want.tmp.data());
+  if (v200) {
+    lngrad_replay::ReplaySoftMaxV200<T, S>(
+        kt, s.oriK,
+        {want.src.data(), want.dst.data(), want.sum.data(), want.max.data(), work, false});
+    return;
+  }
   if constexpr (std::is_same_v<T, float>) {
     lngrad_replay::SmxFloatWork io{
         want.src.data(), want.dst.data(), want.sum.data(), want.max.data(), work, false};
@@ -336,7 +346,7 @@ void Check(const char* soc, const Shape& s, uint32_t tmpBytes, How how, bool upd
       ASSERT_TRUE((lngrad_replay::ReplaySoftmaxFlashUpdate<T, S>(kt, s.oriK, io, work, v200)));
       EXPECT_NE(work, std::vector<uint8_t>(work.size(), kFill)) << "the replay wrote no scratch";
     } else {
-      ReplayNoUpdate<T, S>(kt, s, want);
+      ReplayNoUpdate<T, S>(kt, s, want, v200);
     }
     ExpectBytes(got.tmp, want.tmp, "work buffer");
     ExpectBytes(got.stack, want.stack, "stack buffer (shared overload)");
@@ -394,6 +404,13 @@ TEST(SoftmaxFlashScratchReplay, NoUpdateOn2201) {
   Sweep<float, float>("Ascend910B1", false, 700);
   Sweep<Half, Half>("Ascend910B1", false, 800);
   Sweep<Half, float>("Ascend910B1", false, 900);
+}
+// Without update on 2002 the kit runs membase/v200's SoftMaxNDImpl with statistics: lngrad's
+// softmax_v200_work.h over the kernel's tiling (the buffer was left marked before session 21).
+TEST(SoftmaxFlashScratchReplay, NoUpdateOn2002) {
+  Sweep<float, float>("Ascend310P1", false, 1300);
+  Sweep<Half, Half>("Ascend310P1", false, 1400);
+  Sweep<Half, float>("Ascend310P1", false, 1500);
 }
 
 // The update's row max is ReduceMaxLastNDImpl's (each chunk's block maxima, Max(acc, chunk),

@@ -179,8 +179,8 @@ class FlashBasicWork {
     if (kHalfStat) Brcb(maxB + 8, t3, ceilM, st, 8 * st);
     const auto sub = [](float p, float q) { return p - q; };
     for (uint32_t c = 0; c < chunks; ++c) {
-      VBin(x + uint64_t{c} * kLanes, x + uint64_t{c} * kLanes, maxB, rows,
-           {1, 1, 0, off, off, st}, sub);
+      VBin(x + uint64_t{c} * kLanes, x + uint64_t{c} * kLanes, maxB, rows, {1, 1, 0, off, off, st},
+           sub);
     }
     for (uint64_t j = 0; j < uint64_t{rep} * kLanes; ++j) x[j] = ExpOf(x[j]);
     Chain(false, t1, x, rows, rep, off);
@@ -201,7 +201,8 @@ class FlashBasicWork {
            mul);
     }
     if constexpr (!kFloat) {
-      for (uint64_t j = 0; j < uint64_t{rep} * kLanes; ++j) a_.dst.HostPtr()[o1 + j] = Narrow<T>(t0[j]);
+      for (uint64_t j = 0; j < uint64_t{rep} * kLanes; ++j)
+        a_.dst.HostPtr()[o1 + j] = Narrow<T>(t0[j]);
     }
   }
 
@@ -224,7 +225,8 @@ class FlashBasicWork {
     if constexpr (!kFloat && !kHalfStat) {  // the "32B copy to 64B": blocks 2b and 2b + 1
       Mark(t1, 2 * R);
       for (uint32_t q = 0; q < 2; ++q) {
-        for (uint64_t b = 0; b < R / 8; ++b) std::copy(inM + 8 * b, inM + 8 * b + 8, t1 + (2 * b + q) * 8);
+        for (uint64_t b = 0; b < R / 8; ++b)
+          std::copy(inM + 8 * b, inM + 8 * b + 8, t1 + (2 * b + q) * 8);
       }
       for (uint64_t j = 0; j < 2 * R; ++j) a_.expMax.HostPtr()[2 * o2 + j] = Narrow<T>(t1[j]);
     } else {
