@@ -261,12 +261,11 @@ SoftmaxFlash(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
                                                      &sumTensor, &maxTensor, sharedTmpBuffer))) {
       leave.Modelled();
     }
+    // The row max reads the splits of the tiling the kernel runs (its re-tile's for another
+    // shape's tiling), as SoftMax: the 2201/2002 order depends on a split's rows.
     sd::SoftMaxRows<D, U>("SoftmaxFlash", false, sd::Finish::kDiv, dstTensor, &sumTensor,
                           &maxTensor, srcTensor, &sharedTmpBuffer,
-                          tiling.srcM == dims.m && tiling.srcK == dims.k
-                              ? sd::WithSplits(sd::RegBasicDims(regBasic, dims), tiling)
-                              : sd::RegBasicDims(regBasic, dims),
-                          loc);
+                          sd::WithSplits(sd::RegBasicDims(regBasic, dims), kt), loc);
     return;
   }
   const bool basic2201 =
