@@ -2,6 +2,7 @@
 // kit's sequence over a float image of the work buffer and the operands, in the kit's order.
 #include "replay_softmaxflash_scratch.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <type_traits>
@@ -268,6 +269,143 @@ struct Split {
   }
 };
 
+// The 2201 basic-block functions. Strides in blocks of 8 floats.
+struct Strides {
+  uint32_t dBlk, aBlk, bBlk, dRep, aRep, bRep;
+};
+// A binary instruction of `reps` full 64-lane repeats, element by element.
+template <class F>
+void Binary(float* d, const float* a, const float* b, uint32_t reps, Strides s, F f) {
+  for (uint32_t r = 0; r < reps; ++r) {
+    for (uint32_t k = 0; k < kBlk; ++k) {
+      for (uint32_t l = 0; l < kBlk; ++l) {
+        const float x = a[(r * s.aRep + k * s.aBlk) * kBlk + l];
+        const float y = b[(r * s.bRep + k * s.bBlk) * kBlk + l];
+        d[(r * s.dRep + k * s.dBlk) * kBlk + l] = f(x, y);
+      }
+    }
+  }
+}
+// BlockReduceMax/Sum(d, a, reps, full mask, dstRepStride 1, srcBlkStride 1, srcRepStride 8).
+void BlockRed(bool sum, float* d, const float* a, uint32_t reps) {
+  for (uint32_t r = 0; r < reps; ++r) {
+    for (uint32_t k = 0; k < kBlk; ++k) {
+      const float* v = a + r * kRep + k * kBlk;
+      d[r * kBlk + k] = sum ? BlockSum(v) : LaneMax(v, kBlk);
+    }
+  }
+}
+// Brcb(d, a, reps, {blkStride, repStride}).
+void Brcb(float* d, const float* a, uint32_t reps, uint32_t blk, uint32_t rep) {
+  for (uint32_t i = 0; i < reps; ++i) {
+    for (uint32_t j = 0; j < kBlk; ++j) {
+      for (uint32_t l = 0; l < kBlk; ++l) d[(i * rep + j * blk) * kBlk + l] = a[i * kBlk + j];
+    }
+  }
+}
+
+template <class T, class S>
+struct Basic {
+  const SmxTiling& t;
+  const SflIo<T, S>& io;
+  T* srcF;
+  float* w;
+
+  static constexpr bool kF = std::is_same_v<T, float>, kHS = std::is_same_v<S, Half>;
+
+  void Run() const {
+    for (uint32_t i = 0; i < t.rangeM; ++i) One(i);
+  }
+
+  void One(uint32_t i) const {
+    const uint32_t S_ = t.splitSize, R = t.reduceSize, half = S_ / 2;
+    const uint32_t o1 = i * S_, o2 = i * R, blocks = t.splitK / kRep;
+    const uint8_t reps = static_cast<uint8_t>(t.splitSize / kRep);
+    const uint8_t stride = static_cast<uint8_t>(kBlk * blocks);
+    const uint8_t m = static_cast<uint8_t>(t.splitM);
+    const uint8_t mc = static_cast<uint8_t>((t.splitM + kBlk - 1) / kBlk);
+    const uint32_t bs = kHS ? 2 : 1;  // the statistics' Brcb block stride and row stride
+    float *b0 = w, *b1, *b2, *b3, *inSum, *inMax, *x;
+    if constexpr (kF) {
+      b1 = w, b2 = w + S_, b3 = w + 2 * S_, inSum = b3 + R, inMax = inSum + R;
+      x = reinterpret_cast<float*>(srcF) + o1;
+    } else {
+      b1 = w + S_, b2 = w + 2 * S_, b3 = b2 + R, inSum = b3 + R, inMax = inSum + R;
+      for (uint32_t j = 0; j < reps * kRep; ++j) b0[j] = ToFloat(io.src[o1 + j]);
+      x = b0;
+    }
+    float* rowMax = (kF ? b2 : b1) + half;
+    auto mx = [](float a, float b) { return Max(a, b); };
+    auto add = [](float a, float b) { return a + b; };
+    // The two chains (Max, then Add over the exponentials).
+    auto chain = [&](bool sum) {
+      if (kF && blocks == 1) {
+        for (uint32_t j = 0; j < reps * kRep; ++j) b1[j] = x[j];  // Copy
+      } else {
+        if (sum) {
+          Binary(b1, x, x + kRep, m, {1, 1, 1, 8, stride, stride}, add);
+        } else {
+          Binary(b1, x, x + kRep, m, {1, 1, 1, 8, stride, stride}, mx);
+        }
+        for (uint32_t c = 2; c < blocks; ++c) {
+          if (sum) {
+            Binary(b1, b1, x + c * kRep, m, {1, 1, 1, 8, 8, stride}, add);
+          } else {
+            Binary(b1, b1, x + c * kRep, m, {1, 1, 1, 8, 8, stride}, mx);
+          }
+        }
+      }
+      BlockRed(sum, b1, b1, m);
+      BlockRed(sum, b3, b1, mc);
+    };
+    chain(false);
+    Brcb(rowMax, b3, mc, bs, 8 * bs);
+    if (kHS) Brcb(rowMax + kBlk, b3, mc, bs, 8 * bs);
+    for (uint32_t c = 0; c < blocks; ++c) {
+      Binary(x + c * kRep, x + c * kRep, rowMax, m, {1, 1, 0, stride, stride, bs},
+             [](float a, float b) { return a - b; });
+    }
+    for (uint32_t j = 0; j < reps * kRep; ++j) x[j] = Exp(x[j]);
+    chain(true);
+    Brcb(b1, b3, mc, bs, 8 * bs);
+    if (kHS) Brcb(b1 + kBlk, b3, mc, bs, 8 * bs);
+    for (uint32_t c = 0; c < blocks; ++c) {
+      Binary(x + c * kRep, x + c * kRep, b1, m, {1, 1, 0, stride, stride, bs},
+             [](float a, float b) { return a / b; });
+    }
+    // Counter mode over R.
+    for (uint32_t j = 0; j < R; ++j) inMax[j] = ToFloat(io.inMax[o2 + j]);
+    for (uint32_t j = 0; j < R; ++j) b2[j] = Max(inMax[j], rowMax[j]);
+    for (uint32_t j = 0; j < R; ++j) io.max[o2 + j] = Out<S>(b2[j], false);
+    for (uint32_t j = 0; j < R; ++j) b3[j] = Exp(rowMax[j] - b2[j]);
+    for (uint32_t j = 0; j < R; ++j) inMax[j] = Exp(inMax[j] - b2[j]);
+    for (uint32_t j = 0; j < R; ++j) inSum[j] = ToFloat(io.inSum[o2 + j]);
+    for (uint32_t j = 0; j < R; ++j) inMax[j] = inMax[j] * inSum[j];
+    for (uint32_t j = 0; j < R; ++j) b3[j] = b3[j] * b1[j];
+    for (uint32_t j = 0; j < R; ++j) inSum[j] = inMax[j] + b3[j];
+    for (uint32_t j = 0; j < R; ++j) inMax[j] = inMax[j] / inSum[j];
+    if constexpr (!kF && !kHS) {  // Copy(b1, inMax, 2 repeats, {2, 1, 1, 0}), then the cast
+      for (uint32_t q = 0; q < 2; ++q) {
+        for (uint32_t blk = 0; blk < R / kBlk; ++blk) {
+          for (uint32_t l = 0; l < kBlk; ++l) b1[(q + 2 * blk) * kBlk + l] = inMax[blk * kBlk + l];
+        }
+      }
+      for (uint32_t j = 0; j < 2 * R; ++j) io.expMax[2 * o2 + j] = Out<T>(b1[j], false);
+    } else {
+      for (uint32_t j = 0; j < R; ++j) io.expMax[o2 + j] = Out<T>(inMax[j], false);
+    }
+    for (uint32_t j = 0; j < R; ++j) io.sum[o2 + j] = Out<S>(inSum[j], false);
+    for (uint32_t j = 0; j < R; ++j) b3[j] = b3[j] / inSum[j];
+    for (uint32_t c = 0; c < blocks; ++c) {
+      Binary(x + c * kRep, x + c * kRep, b3, static_cast<uint8_t>(t.reduceM),
+             {1, 1, 0, stride, stride, bs}, [](float a, float b) { return a * b; });
+    }
+    if constexpr (!kF) {
+      for (uint32_t j = 0; j < reps * kRep; ++j) io.dst[o1 + j] = Out<T>(b0[j], false);
+    }
+  }
+};
+
 }  // namespace
 
 template <class T, class S>
@@ -281,6 +419,43 @@ bool ReplaySoftmaxFlashUpdate(const SmxTiling& kt, uint32_t oriK, const SflIo<T,
   std::memcpy(work.data(), w.data(), w.size() * sizeof(float));
   return true;
 }
+
+template <class T, class S>
+bool ReplaySoftmaxFlashBasicUpdate(const SmxTiling& kt, uint32_t oriK, const SflIo<T, S>& io,
+                                   T* srcInOut, std::vector<uint8_t>& work) {
+  const uint64_t S_ = kt.splitSize, R = kt.reduceSize, mc = (kt.splitM + 7) / 8;
+  uint64_t floats = 2 * S_ + (std::is_same_v<T, float> ? 3 : 4) * R;
+  floats = std::max<uint64_t>(floats, S_ + S_ / 2 + mc * (std::is_same_v<S, Half> ? 128 : 64));
+  if (floats * sizeof(float) > work.size()) return false;
+  std::vector<float> w(work.size() / sizeof(float));
+  std::memcpy(w.data(), work.data(), w.size() * sizeof(float));
+  Basic<T, S>{kt, io, srcInOut, w.data()}.Run();
+  if constexpr (!std::is_same_v<T, float>) {  // the generic tail split (full reduce parameters)
+    if (kt.tailM != 0) {
+      const Red main{kt.splitM, oriK, kt.splitM, kt.splitK, kt.reduceM, kt.reduceK};
+      const Split<T, S> sp{kt, io, w.data(), false};
+      const uint64_t o1 = uint64_t{kt.rangeM} * kt.splitSize;
+      const uint64_t o2 = uint64_t{kt.rangeM} * kt.reduceSize;
+      if constexpr (std::is_same_v<S, Half>) {
+        sp.HalfHalf(o1, o2, kt.tailSplitSize, kt.tailReduceSize, main);
+      } else {
+        sp.HalfFloat(o1, o2, kt.tailSplitSize, kt.tailReduceSize, main, true);
+      }
+    }
+  }
+  std::memcpy(work.data(), w.data(), w.size() * sizeof(float));
+  return true;
+}
+
+template bool ReplaySoftmaxFlashBasicUpdate<float, float>(const SmxTiling&, uint32_t,
+                                                          const SflIo<float, float>&, float*,
+                                                          std::vector<uint8_t>&);
+template bool ReplaySoftmaxFlashBasicUpdate<Half, Half>(const SmxTiling&, uint32_t,
+                                                        const SflIo<Half, Half>&, Half*,
+                                                        std::vector<uint8_t>&);
+template bool ReplaySoftmaxFlashBasicUpdate<Half, float>(const SmxTiling&, uint32_t,
+                                                         const SflIo<Half, float>&, Half*,
+                                                         std::vector<uint8_t>&);
 
 template bool ReplaySoftmaxFlashUpdate<float, float>(const SmxTiling&, uint32_t,
                                                      const SflIo<float, float>&,

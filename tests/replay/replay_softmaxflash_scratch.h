@@ -19,6 +19,14 @@
 // NaN lane, else the first largest (+0 and -0 tie), the index as the bits of a float;
 // BlockReduce leaves a block with no active lane alone. Written before comparing with lngrad; no
 // code shared with src/ or include/.
+// Session 21 (sfb): isBasicBlock on 2201, from softmax_flash_base_impl/
+// softmax_flash_basic_block_impl.h (SoftmaxFlashBasicBlock<T> for half statistics,
+// SoftmaxFlashBasicBlockFloat, SoftmaxFlashBasicBlock for half data with float statistics; their
+// uint8_t repeat counts and strides kept as the kit casts them) and softmax_flash_nd_process_impl.h
+// (half data then runs the generic tail split; float data has no tail), with the instruction
+// semantics of docs/ascendc_compat.md (Brcb's block and repeat strides, BlockReduce's eight
+// results a repeat at dstRepStride 1, Copy's Counter mode: the count a repeat, repeatTime
+// counting, repeats and elements in order).
 #pragma once
 
 #include <cstdint>
@@ -50,5 +58,13 @@ struct SflIo {
 template <class T, class S>
 bool ReplaySoftmaxFlashUpdate(const SmxTiling& kt, uint32_t oriK, const SflIo<T, S>& io,
                               std::vector<uint8_t>& work, bool v200);
+
+// The 2201 isBasicBlock update (SoftmaxFlashBasicBlock[Float]) over kt's rangeM full splits, then
+// for half data the generic tail split. Float data computes in (and leaves its result in) src:
+// srcInOut, a copy of io.src's values (io.src is not read for float data). False, nothing
+// changed, where the kit's footprint passes the end of `work`.
+template <class T, class S>
+bool ReplaySoftmaxFlashBasicUpdate(const SmxTiling& kt, uint32_t oriK, const SflIo<T, S>& io,
+                                   T* srcInOut, std::vector<uint8_t>& work);
 
 }  // namespace lngrad_replay

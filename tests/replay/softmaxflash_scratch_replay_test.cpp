@@ -3,13 +3,16 @@
 // generic split loop, float, half, half data with float statistics): the whole work buffer byte
 // for byte (0xa5 where nothing is written; two NaNs match), and for half data with half
 // statistics the stack buffer the kit pops instead (the buffer passed left untouched), dst with
-// 40 sentinels past it, expSum, max and expMax, the sources unchanged. Without update (2201) the
-// kit runs SoftMax's SoftMaxNDImpl: lngrad against sm1's SoftMax work replay
-// (replay_softmax_scratch.h) over the kernel's tiling. Sources with NaN (at column 0 too), rows of
-// signed zeros, infinities and subnormals (NaN only with update); inMax different per lane, with
-// NaN and -inf lanes. Both overloads; scratch sizes: the minimum, three times it plus 12 bytes
-// (shared only), the maximum (capped); the host tiling and a tiling for another shape (the kernel's
-// re-tile).
+// 40 sentinels past it, expSum, max and expMax, the sources unchanged. Without update the kit
+// runs SoftMax's SoftMaxNDImpl: lngrad against sm1's SoftMax work replay on 2201
+// (replay_softmax_scratch.h) and s2k's on 2002 (replay_softmax_v200_scratch.h) over the kernel's
+// tiling (on 2201 also the results with NaN against ReplaySoftMax: the re-tile's splits). The
+// 2201 isBasicBlock update: softmaxflash_basic_scratch_replay_test.cpp; the shared harness:
+// softmaxflash_scratch_test_util.h.
+// Sources with NaN (at column 0 too), rows of signed zeros, infinities and subnormals (NaN only
+// with update); inMax different per lane, with NaN and -inf lanes. Both overloads; scratch sizes:
+// the minimum, three times it plus 12 bytes (shared only), the maximum (capped); the host tiling
+// and a tiling for another shape (the kernel's re-tile).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -23,241 +26,37 @@
 #include <type_traits>
 #include <vector>
 
+#include "../aicore/checked_mode_scope.h"
 #include "../aicore/sanitizer_off.h"
 #include "kernel_operator.h"
 #include "lngrad_aicore/launch.h"
 #include "replay.h"
 #include "replay_softmax.h"
 #include "replay_softmax_scratch.h"
+#include "replay_softmax_v200_scratch.h"
 #include "replay_softmaxflash_scratch.h"
+#include "softmaxflash_scratch_test_util.h"
 #include "scratch_test_util.h"
 #include "tiling/tiling_api.h"
 
 namespace {
 
-using AscendC::LocalTensor;
+using namespace sflash_test;  // NOLINT(build/namespaces)
 using lngrad_replay::Bits;
 using lngrad_replay::Half;
 using lngrad_replay::SmxTiling;
 
-constexpr uint32_t kPast = 40;
-constexpr uint8_t kFill = 0xa5;
-
-struct Shape {
-  uint32_t m, k, oriK;
-};
-enum class How { kHost, kRetile };
-
-template <class T>
-using Dev = std::conditional_t<std::is_same_v<T, Half>, half, float>;
-
-template <class T>
-std::vector<T> As(const std::vector<float>& v) {
-  std::vector<T> r(v.size());
-  for (size_t i = 0; i < v.size(); ++i) r[i] = lngrad_replay::FromFloat<T>(v[i]);
-  return r;
-}
-template <class T>
-float Wide(T v) {
-  return lngrad_replay::ToFloat(v);
-}
-
-// Rows: r % 6 == 1 a NaN at column 0, == 2 signed zeros only (-0 first), == 3 specials (inf,
-// subnormals, -0) at random columns, == 4 a NaN in the tail columns; the others in [-8, 8).
-std::vector<float> Source(uint32_t seed, const Shape& s) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<float> d(-8.0f, 8.0f);
-  std::vector<float> v(uint64_t{s.m} * s.k);
-  const float specials[] = {INFINITY, -INFINITY, 1e-40f, -3e-39f, 1e-45f, -0.0f, 0.0f};
-  for (uint32_t r = 0; r < s.m; ++r) {
-    float* row = v.data() + uint64_t{r} * s.k;
-    for (uint32_t c = 0; c < s.k; ++c) row[c] = d(gen);
-    switch (r % 6) {
-      case 1:
-        row[0] = NAN;
-        break;
-      case 2:
-        for (uint32_t c = 0; c < s.k; ++c) row[c] = c % 3 == 0 ? -0.0f : 0.0f;
-        break;
-      case 3:
-        for (uint32_t i = 0; i < 3; ++i) row[gen() % s.oriK] = specials[gen() % 7];
-        break;
-      case 4:
-        row[s.oriK - 1 - gen() % (s.oriK < 5 ? s.oriK : 5)] = NAN;
-        break;
-      default:
-        break;
-    }
-  }
-  return v;
-}
-
-std::vector<float> Uniform(uint32_t seed, size_t n, float lo, float hi) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<float> d(lo, hi);
-  std::vector<float> v(n);
-  for (float& e : v) e = d(gen);
-  return v;
-}
-
+// Without update: SoftMax's work replay with the kernel's tiling (2201: sm1's; 2002: s2k's
+// ReplaySoftMaxV200, SoftMaxNDImpl with statistics).
 template <class T, class S>
-struct Io {
-  std::vector<T> src, dst, em;
-  std::vector<S> sum, max, inSum, inMax;
-  std::vector<uint8_t> tmp, stack;
-};
-
-template <class T, class S>
-Io<T, S> Operands(const Shape& s, uint32_t seed, uint32_t lanesS, uint32_t lanesE, bool nan) {
-  const uint64_t n = uint64_t{s.m} * s.k, st = uint64_t{s.m} * lanesS;
-  Io<T, S> in;
-  std::vector<float> src = Source(seed, s);
-  if (!nan) {  // SoftMax's work replay predates the kit's NaN and zero-tie order
-    for (uint64_t i = 0; i < src.size(); ++i) {  // (replay.SoftMaxNanReplay.* has it)
-      if (std::isnan(src[i]) || (i / s.k) % 6 == 2) src[i] = 1.5f - float(i % 5);
-    }
-  }
-  in.src = As<T>(src);
-  in.dst.assign(n + kPast, lngrad_replay::FromFloat<T>(-77.0f));
-  in.sum = As<S>(Uniform(seed + 1, st, -3.0f, 3.0f));
-  in.max = As<S>(Uniform(seed + 2, st, -3.0f, 3.0f));
-  in.em = As<T>(Uniform(seed + 3, uint64_t{s.m} * lanesE, -3.0f, 3.0f));
-  in.inSum = As<S>(Uniform(seed + 4, st, 0.5f, 40.0f));
-  std::vector<float> inMax = Uniform(seed + 5, st, -6.0f, 9.0f);
-  for (uint64_t i = 0; i < st; ++i) {
-    if (i % 23 == 9) inMax[i] = NAN;
-    if ((i / lanesS) % 6 == 2) inMax[i] = -INFINITY;  // the zero rows: max is the row's
-  }
-  in.inMax = As<S>(inMax);
-  return in;
-}
-
-uint32_t Al(uint64_t bytes) {
-  return lngrad_replay::scratch_test::Aligned32(static_cast<uint32_t>(bytes));
-}
-template <class V, class D>
-void Load(const LocalTensor<D>& t, const std::vector<V>& v) {
-  if (!v.empty()) std::memcpy(t.HostPtr(), v.data(), v.size() * sizeof(V));
-}
-template <class V, class D>
-void Keep(const LocalTensor<D>& t, std::vector<V>& v) {
-  if (!v.empty()) std::memcpy(v.data(), t.HostPtr(), v.size() * sizeof(V));
-}
-
-// SoftmaxFlash<T> on a block of soc with the operands of `in`; got.stack: with the shared
-// overload, the stack buffer left after the TPipe (filled with kFill before the call).
-template <class T, class S>
-Io<T, S> RunLngrad(const char* soc, const Shape& s, bool update, bool stack, uint32_t tmpBytes,
-                   const SoftMaxTiling& t, const Io<T, S>& in, bool alias = false) {
-  using DT = Dev<T>;
-  using DS = Dev<S>;
-  Io<T, S> got = in;
-  lngrad::aicore::LaunchOptions opts;
-  opts.soc = soc;
-  const uint64_t n = uint64_t{s.m} * s.k;
-  const auto kernel = [&] {
-    AscendC::TPipe pipe;
-    AscendC::TBuf<> b[7], own, filler;
-    const uint64_t sizes[7] = {n * sizeof(T),
-                               (n + kPast) * sizeof(T),
-                               in.em.size() * sizeof(T),
-                               in.sum.size() * sizeof(S),
-                               in.sum.size() * sizeof(S),
-                               in.sum.size() * sizeof(S),
-                               in.sum.size() * sizeof(S)};
-    for (int i = 0; i < 7; ++i) pipe.InitBuffer(b[i], Al(sizes[i]));
-    LocalTensor<uint8_t> tmp, rest;
-    lngrad_replay::scratch_test::TakeScratch(pipe, own, filler, stack, tmpBytes, &tmp);
-    if (::testing::Test::HasFatalFailure()) return;
-    if (!stack) {
-      ASSERT_TRUE((AscendC::PopStackBuffer<uint8_t, AscendC::TPosition::VECCALC>(rest)));
-      std::memset(rest.HostPtr(), kFill, rest.GetSize());
-    }
-    LocalTensor<DT> src = b[0].Get<DT>(), dstAll = b[1].Get<DT>(), em = b[2].Get<DT>();
-    LocalTensor<DT> dst = dstAll[0];
-    dst.SetSize(static_cast<uint32_t>(n));
-    LocalTensor<DS> sum = b[3].Get<DS>(), max = b[4].Get<DS>(), inSum = b[5].Get<DS>(),
-                    inMax = b[6].Get<DS>();
-    Load(src, in.src), Load(dstAll, in.dst), Load(em, in.em), Load(sum, in.sum);
-    Load(max, in.max), Load(inSum, in.inSum), Load(inMax, in.inMax);
-    std::memset(tmp.HostPtr(), kFill, tmpBytes);
-    const AscendC::SoftMaxShapeInfo si{s.m, s.k, s.m, s.oriK};
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-    const LocalTensor<DS>& inS = alias ? sum : inSum;  // the statistics updated in place
-    const LocalTensor<DS>& inM = alias ? max : inMax;
-    if (stack) {
-      AscendC::SoftmaxFlash<DT>(dst, sum, max, src, em, inS, inM, t, update, si);
-    } else {
-      AscendC::SoftmaxFlash<DT>(dst, sum, max, src, em, inS, inM, tmp, t, update, si);
-    }
-#pragma GCC diagnostic pop
-    Keep(src, got.src), Keep(dstAll, got.dst), Keep(em, got.em), Keep(sum, got.sum);
-    Keep(max, got.max), Keep(inSum, got.inSum), Keep(inMax, got.inMax);
-    got.tmp.assign(tmp.HostPtr(), tmp.HostPtr() + tmpBytes);
-    if (!stack) got.stack.assign(rest.HostPtr(), rest.HostPtr() + rest.GetSize());
-  };
-  const auto status = lngrad::aicore::Launch(1, kernel, opts);
-  EXPECT_TRUE(status.ok()) << status.message();
-  return got;
-}
-
-bool Same(float a, float b) { return Bits(a) == Bits(b) || (std::isnan(a) && std::isnan(b)); }
-template <class T>
-bool SameT(T a, T b) {
-  if constexpr (std::is_same_v<T, float>) {
-    return Same(a, b);
-  } else {
-    return a.bits == b.bits || (std::isnan(Wide(a)) && std::isnan(Wide(b)));
-  }
-}
-template <class T>
-void ExpectBits(const std::vector<T>& got, const std::vector<T>& want, const char* what) {
-  ASSERT_EQ(got.size(), want.size()) << what;
-  for (size_t i = 0; i < got.size(); ++i) {
-    if (!SameT(got[i], want[i])) {
-      ADD_FAILURE() << what << ": first mismatch at " << i << ": lngrad " << Wide(got[i])
-                    << ", replay " << Wide(want[i]);
-      return;
-    }
-  }
-}
-void ExpectBytes(const std::vector<uint8_t>& got, const std::vector<uint8_t>& want,
-                 const char* what) {
-  ASSERT_EQ(got.size(), want.size()) << what;
-  for (size_t i = 0; i < got.size(); ++i) {
-    if (got[i] == want[i]) continue;
-    const size_t at = i / 4 * 4;
-    float g = 0, w = 0;
-    if (at + 4 <= got.size()) {
-      std::memcpy(&g, got.data() + at, 4);
-      std::memcpy(&w, want.data() + at, 4);
-      if (Same(g, w)) continue;
-    }
-    ADD_FAILURE() << what << ": first mismatch at byte " << i << " (float " << i / 4
-                  << "): lngrad 0x" << std::hex << Bits(g) << ", replay 0x" << Bits(w);
+void ReplayNoUpdate(const SmxTiling& kt, const Shape& s, Io<T, S>& want, bool v200) {
+  auto* work = reinterpret_cast<float*>(want.tmp.data());
+  if (v200) {
+    lngrad_replay::ReplaySoftMaxV200<T, S>(
+        kt, s.oriK,
+        {want.src.data(), want.dst.data(), want.sum.data(), want.max.data(), work, false});
     return;
   }
-}
-
-// The kit's SoftMaxFlashTilingFunc (softmax_tiling_func.h) over w floats, blocks of blk.
-SmxTiling KernelTiling(uint32_t w, uint32_t m, uint32_t k, uint32_t blk, bool update) {
-  SmxTiling t{};
-  uint32_t rows = w / (blk * (update ? 4 : 2) + k * 2);
-  rows = rows < m ? rows : m;
-  t.srcM = m, t.srcK = k, t.srcSize = m * k, t.outMaxM = m, t.outMaxK = blk;
-  t.outMaxSize = m * blk;
-  t.reduceM = t.splitM = rows, t.reduceK = blk, t.reduceSize = rows * blk;
-  t.splitK = k, t.splitSize = rows * k;
-  t.rangeM = rows == 0 ? 0 : m / rows, t.tailM = rows == 0 ? 0 : m % rows;
-  t.tailSplitSize = t.tailM * k, t.tailReduceSize = t.tailM * blk;
-  return t;
-}
-
-// Without update on 2201: SoftMax's work replay (sm1's) with the kernel's tiling.
-template <class T, class S>
-void ReplayNoUpdate(const SmxTiling& kt, const Shape& s, Io<T, S>& want) {
-  auto* work = reinterpret_cast<float*>(want.tmp.data());
   if constexpr (std::is_same_v<T, float>) {
     lngrad_replay::SmxFloatWork io{
         want.src.data(), want.dst.data(), want.sum.data(), want.max.data(), work, false};
@@ -274,8 +73,6 @@ void ReplayNoUpdate(const SmxTiling& kt, const Shape& s, Io<T, S>& want) {
   }
 }
 
-int checksRun = 0;
-
 template <class T, class S>
 void Check(const char* soc, const Shape& s, uint32_t tmpBytes, How how, bool update,
            uint32_t seed) {
@@ -285,7 +82,8 @@ void Check(const char* soc, const Shape& s, uint32_t tmpBytes, How how, bool upd
   SoftMaxTiling t{};
   const uint32_t tilingM = how == How::kHost ? s.m : s.m + 1;
   AscendC::SoftMaxFlashTilingFunc(ge::Shape({tilingM, s.k}), sizeof(S), tmpBytes, t, update);
-  const Io<T, S> in = Operands<T, S>(s, seed, kBlk, 32 / sizeof(T), update);
+  // NaN and zero ties: not without update on 2201 (sm1's replay predates the kit's max order).
+  const Io<T, S> in = Operands<T, S>(s, seed, kBlk, 32 / sizeof(T), update || v200);
   for (const bool stack : {false, true}) {
     if (stack && tmpBytes % 32 != 0) continue;
     SmxTiling kt;
@@ -315,7 +113,7 @@ void Check(const char* soc, const Shape& s, uint32_t tmpBytes, How how, bool upd
       ASSERT_TRUE((lngrad_replay::ReplaySoftmaxFlashUpdate<T, S>(kt, s.oriK, io, work, v200)));
       EXPECT_NE(work, std::vector<uint8_t>(work.size(), kFill)) << "the replay wrote no scratch";
     } else {
-      ReplayNoUpdate<T, S>(kt, s, want);
+      ReplayNoUpdate<T, S>(kt, s, want, v200);
     }
     ExpectBytes(got.tmp, want.tmp, "work buffer");
     ExpectBytes(got.stack, want.stack, "stack buffer (shared overload)");
@@ -373,6 +171,54 @@ TEST(SoftmaxFlashScratchReplay, NoUpdateOn2201) {
   Sweep<float, float>("Ascend910B1", false, 700);
   Sweep<Half, Half>("Ascend910B1", false, 800);
   Sweep<Half, float>("Ascend910B1", false, 900);
+}
+// Without update on 2002 the kit runs membase/v200's SoftMaxNDImpl with statistics: lngrad's
+// softmax_v200_work.h over the kernel's tiling (the buffer was left marked before session 21).
+TEST(SoftmaxFlashScratchReplay, NoUpdateOn2002) {
+  Sweep<float, float>("Ascend310P1", false, 1300);
+  Sweep<Half, Half>("Ascend310P1", false, 1400);
+  Sweep<Half, float>("Ascend310P1", false, 1500);
+}
+
+// Without update on 2201, the results (NaN, zero ties) against ReplaySoftMax's kit row max over
+// the kernel's tiling: for another shape's tiling the kernel re-tiles, and NewReduceMaxLastNDImpl's
+// operand order for [128, 512) columns depends on the split's rows (lngrad took the whole call as
+// one split before, session 21).
+template <class T, class S>
+void NoUpdateResults(uint32_t seed) {
+  int compared = 0;
+  for (const Shape& s : kShapes) {
+    if (s.k * sizeof(T) % 32 != 0) continue;
+    const uint32_t min =
+        AscendC::GetSoftMaxFlashMinTmpSize(ge::Shape({s.m, s.k}), sizeof(T), false, false);
+    for (const uint32_t bytes : {min, 2 * min, 4 * min}) {
+      SoftMaxTiling t{};
+      AscendC::SoftMaxFlashTilingFunc(ge::Shape({s.m + 1, s.k}), sizeof(S), bytes, t, false);
+      const SmxTiling kt = KernelTiling(bytes / 4, s.m, s.k, 32 / sizeof(S), false);
+      if (kt.splitM == 0) continue;
+      SCOPED_TRACE("m " + std::to_string(s.m) + " k " + std::to_string(s.k) + " splitM " +
+                   std::to_string(kt.splitM));
+      Io<T, S> in = Operands<T, S>(s, seed += 10, 32 / sizeof(S), 32 / sizeof(T), true);
+      // Row 0: a NaN in chunk 2's last lane (past the tail's lanes), kept by Max(acc, chunk) when
+      // the split has more rows than oriK / 64, dropped by Max(chunk, acc) otherwise.
+      if (s.oriK >= 192) in.src[191] = lngrad_replay::FromFloat<T>(NAN);
+      const Io<T, S> got = RunLngrad<T, S>("Ascend910B1", s, false, false, bytes, t, in);
+      Io<T, S> want = in;
+      lngrad_replay::ReplaySoftMax<T, S>(kt, s.oriK, in.src.data(), want.dst.data(),
+                                         want.sum.data(), want.max.data());
+      ExpectBits(got.dst, want.dst, "dst");
+      ExpectBits(got.sum, want.sum, "sum");
+      ExpectBits(got.max, want.max, "max");
+      ++compared;
+    }
+  }
+  EXPECT_GT(compared, 10);
+}
+
+TEST(SoftmaxFlashScratchReplay, NoUpdateRowMaxTakesTheKernelsSplitsOn2201) {
+  NoUpdateResults<float, float>(2000);
+  NoUpdateResults<Half, Half>(2100);
+  NoUpdateResults<Half, float>(2200);
 }
 
 // The update's row max is ReduceMaxLastNDImpl's (each chunk's block maxima, Max(acc, chunk),

@@ -74,25 +74,17 @@ TEST(ScratchInitcheck, SoftMaxFamilyReadAfterTheCall) {
       SoftmaxGradFront<float, true>(F(o.a), F(o.b), F(o.c), o.tmp, t, shape);
     });
   }
-  // SoftmaxFlash's update is modelled on 2201/2002 but for 2201's isBasicBlock
-  // (SoftmaxFlashBasicBlock[Float]), and without update on 2201 (SoftmaxFlashIsModelledNotMarked);
-  // those two stay marked.
+  // SoftmaxFlash is modelled on 2201/2002 with and without update, 2201's isBasicBlock included
+  // (SoftmaxFlashIsModelledNotMarked), for tilings of SoftMaxFlashTilingFunc's form; half data
+  // with float statistics and the host tiling of the shape (reduceK 16 halves, not the float
+  // statistics' 8) stays marked.
   ExpectLoud(k910, "SoftmaxFlash", [](Ops& o) {
     SoftMaxTiling t;
-    SoftMaxFlashTilingFunc(ge::Shape({kSmM, kSmK}), 4, kTmpBytes, t, true);
+    SoftMaxFlashTilingFunc(ge::Shape({kSmM, kSmK}), 2, kTmpBytes, t, true);
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-    SoftmaxFlash<float, false, true>(F(o.a), F(o.c), F(o.d), F(o.b), F(o.c)[512], F(o.c)[256],
-                                     F(o.d)[256], o.tmp, t, true, kSmShape);
-#pragma GCC diagnostic pop
-  });
-  ExpectLoud("Ascend310P1", "SoftmaxFlash", [](Ops& o) {
-    SoftMaxTiling t;
-    SoftMaxFlashTilingFunc(ge::Shape({kSmM, kSmK}), 4, kTmpBytes, t, false);
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-    SoftmaxFlash<float>(F(o.a), F(o.c), F(o.d), F(o.b), F(o.c)[512], F(o.c)[256], F(o.d)[256],
-                        o.tmp, t, false, kSmShape);
+    SoftmaxFlash<half>(H(o.a), F(o.c), F(o.d), H(o.b), H(o.c)[1024], F(o.c)[256], F(o.d)[256],
+                       o.tmp, t, true, kSmShape);
 #pragma GCC diagnostic pop
   });
   // SoftmaxFlashV3 is modelled on 2201 for SoftMaxFlashV3TilingFunc's tilings
@@ -258,15 +250,15 @@ TEST(ScratchInitcheck, SoftmaxFlashV2IsModelledNotMarked) {
 // SoftmaxFlash on 2201 and 2002 writes what the kit's update sequence leaves in its work buffer
 // (softmaxflash_work.h; replay.SoftmaxFlashScratchReplay.*): float, half (whose statistics the
 // kit computes in the stack buffer it pops: the buffer passed is left as it was) and half with
-// float statistics; without update on 2201 SoftMax's model (softmax_work.h). Read after the
-// call: clean.
+// float statistics; with isBasicBlock on 2201 SoftmaxFlashBasicBlockFloat's
+// (softmaxflash_basic_work.h); without update SoftMax's model (2201 softmax_work.h, 2002
+// softmax_v200_work.h). Read after the call: clean.
 TEST(ScratchInitcheck, SoftmaxFlashIsModelledNotMarked) {
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
   for (const char* soc : {k910, "Ascend310P1"}) {
     SCOPED_TRACE(soc);
     for (const bool update : {false, true}) {
-      if (!update && std::string(soc) != k910) continue;
       ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [update](Ops& o) {
                     SoftMaxTiling t;
                     SoftMaxFlashTilingFunc(ge::Shape({kSmM, kSmK}), 4, kTmpBytes, t, update);
@@ -280,6 +272,14 @@ TEST(ScratchInitcheck, SoftmaxFlashIsModelledNotMarked) {
                                        H(o.d)[512], o.tmp, t, update, kSmShape);
                   }).r);
     }
+    // isBasicBlock (2201: SoftmaxFlashBasicBlockFloat; 2002: the generic update).
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [](Ops& o) {
+                  SoftMaxTiling t;
+                  SoftMaxFlashTilingFunc(ge::Shape({kSmM, kSmK}), 4, kTmpBytes, t, true);
+                  SoftmaxFlash<float, false, true>(F(o.a), F(o.c), F(o.d), F(o.b), F(o.c)[512],
+                                                   F(o.c)[256], F(o.d)[256], o.tmp, t, true,
+                                                   kSmShape);
+                }).r);
     ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [](Ops& o) {
                   SoftMaxTiling t;  // another shape's: the kernel re-tiles with float blocks
                   SoftMaxFlashTilingFunc(ge::Shape({1, kSmK}), 4, kTmpBytes, t, true);

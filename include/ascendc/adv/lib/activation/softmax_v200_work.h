@@ -236,7 +236,10 @@ bool SoftMaxWorkV200(const char* api, SrcLoc loc, const AscendC::tiling::SoftMax
   }
   if (!defect.empty() && dev == nullptr) return false;
   const uint32_t dstK = t.reduceK;
-  const uint64_t accFloats = std::max<uint64_t>(uint64_t{t.splitM} * kLanes, t.splitM * dstK);
+  // oriK < 64 leaves A alone but for TransDivToMulImpl's m * reduceK floats.
+  const uint64_t accFloats = d.oriK < kLanes
+                                 ? uint64_t{t.splitM} * dstK
+                                 : std::max<uint64_t>(uint64_t{t.splitM} * kLanes, t.splitM * dstK);
   if (!WorkFits(t, d, w.tmpAt + accFloats, srcT, sumT, maxT, tmp)) return false;
   auto* work = reinterpret_cast<float*>(tmp.HostPtr());
   float* acc = work + w.tmpAt;

@@ -16,14 +16,19 @@
 // row, for the max and after the row's max is stored) and its two loops: dst is stored after
 // every row's statistics (FlashRowsReg).
 // isBasicBlock on 2201 (softmax_flash_basic_block_impl.h, the update only: the no-update form
-// runs SoftMaxNDImpl's generic order whatever isBasicBlock says): FlashBasicRow on the tiling's
-// rangeM full splits, over every srcK column (oriSrcK is not read); the rows of a tail split: half
-// data the generic FlashRow, float data nothing (SoftmaxFlashBasicBlockFloat has no tail). Float
-// data leaves the result in src and does not write dst, as that function does.
+// runs SoftMaxNDImpl's generic order whatever isBasicBlock says): softmaxflash_basic_work.h runs
+// the kit's SoftmaxFlashBasicBlock[Float] instructions over the work buffer on the tiling's rangeM
+// full splits, over every srcK column (oriSrcK is not read), then half data's tail split as the
+// generic update (float data: no tail, SoftmaxFlashBasicBlockFloat has none). Float data leaves
+// the result in src and does not write dst, as that function does. Shapes that sequence computes
+// wrongly (FlashBasicDefect) are refused in checked mode (softmax_device_defect). Where the model
+// does not run (a tiling not of SoftMaxFlashTilingFunc's form, a footprint past the buffer) the
+// row model FlashBasicRow computes the full splits (a left-to-right max, the buffer marked).
 #pragma once
 
 #include "lib/activation/softmax.h"
 #include "lib/activation/softmax_common.h"
+#include "lib/activation/softmaxflash_basic_work.h"
 #include "lib/activation/softmaxflash_work.h"
 #include "lib/activation/softmaxflashv2.h"
 
@@ -200,6 +205,10 @@ void FlashRows(const FlashV2Args<T, U, T>& a, const Dims& d,
     FlashRowsReg(a, d);
     return;
   }
+  if (work != nullptr && work->basic && FlashBasicWorkRun(a, d, work->kt, tmp, api, loc)) {
+    work->ran = true;  // 2201 isBasicBlock: the kit's sequence (softmaxflash_basic_work.h)
+    return;
+  }
   if (work != nullptr && FlashWorkRun(a, d, work->kt, tmp, work->basic, api, loc)) {
     work->ran = true;  // 2201/2002 generic: the kit's sequence (softmaxflash_work.h)
     return;
@@ -243,25 +252,36 @@ SoftmaxFlash(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
   const uint64_t floats = sharedTmpBuffer.View().size_bytes / 4;
   if (!isUpdate) {
     // membase: SoftMaxNDImpl<T1, T2> (isBasicBlock left false) whatever isBasicBlock says; its
-    // 2201 work buffer as SoftMax's (softmax_work.h) over the kernel's tiling.
+    // work buffer as SoftMax's over the kernel's tiling (2201 softmax_work.h, 2002
+    // softmax_v200_work.h).
     const SoftMaxTiling kt = sd::FlashKernelTiling(tiling, dims, blk, floats, isBasicBlock, false);
-    if (kt.splitM != 0 && sd::SoftMaxWork<D, U>("SoftmaxFlash", loc, kt, dims, srcTensor,
-                                                &sumTensor, &maxTensor, sharedTmpBuffer)) {
+    if (kt.splitM != 0 && (sd::SoftMaxWork<D, U>("SoftmaxFlash", loc, kt, dims, srcTensor,
+                                                 &sumTensor, &maxTensor, sharedTmpBuffer) ||
+                           sd::SoftMaxWorkV200<D, U>("SoftmaxFlash", loc, kt, dims, srcTensor,
+                                                     &sumTensor, &maxTensor, sharedTmpBuffer))) {
       leave.Modelled();
     }
+    // The row max reads the splits of the tiling the kernel runs (its re-tile's for another
+    // shape's tiling), as SoftMax: the 2201/2002 order depends on a split's rows.
     sd::SoftMaxRows<D, U>("SoftmaxFlash", false, sd::Finish::kDiv, dstTensor, &sumTensor,
                           &maxTensor, srcTensor, &sharedTmpBuffer,
-                          tiling.srcM == dims.m && tiling.srcK == dims.k
-                              ? sd::WithSplits(sd::RegBasicDims(regBasic, dims), tiling)
-                              : sd::RegBasicDims(regBasic, dims),
-                          loc);
+                          sd::WithSplits(sd::RegBasicDims(regBasic, dims), kt), loc);
     return;
   }
-  if (isBasicBlock && lngrad::aicore::detail::rep::RunningArch() == lngrad::NpuArch::k2201) {
-    sd::RefuseBasicK("SoftmaxFlash", dims);
-  }
+  const bool basic2201 =
+      isBasicBlock && lngrad::aicore::detail::rep::RunningArch() == lngrad::NpuArch::k2201;
+  if (basic2201) sd::RefuseBasicK("SoftmaxFlash", dims);
   sd::FlashWorkCall work{sd::FlashKernelTiling(tiling, dims, blk, floats, isBasicBlock, true),
                          isBasicBlock, false};
+  if (basic2201) {
+    // Shapes SoftmaxFlashBasicBlock[Float] computes wrongly: refused in checked mode before
+    // anything is written; unchecked mode follows the kit's sequence (softmaxflash_basic_work.h).
+    const std::string why = sd::FlashBasicDefect(work.kt, std::is_same_v<D, half>);
+    if (!why.empty() && lngrad::aicore::CheckedMode()) {
+      lngrad::aicore::RaiseKernelCheck(lngrad::aicore::checks::kSoftmaxDeviceDefect,
+                                       "SoftmaxFlash (isBasicBlock, update): " + why);
+    }
+  }
   sd::FlashRows<D, U>(
       {dstTensor, sumTensor, maxTensor, srcTensor, expMaxTensor, inSumTensor, inMaxTensor},
       sd::RegBasicDims(regBasic, dims), sharedTmpBuffer, loc,

@@ -1,6 +1,7 @@
 // lngrad: SoftmaxFlash's update (isUpdate) on 2201 and 2002, the generic split loop of
 // softmax_flash_base_impl/softmax_flash_nd_process_impl.h (not SoftmaxFlashBasicBlock[Float],
-// which 2201 runs for isBasicBlock): every instruction over an image of the work buffer, the
+// which 2201 runs for isBasicBlock: softmaxflash_basic_work.h, which takes FlashWork's tail split
+// for half data): every instruction over an image of the work buffer, the
 // operands read and written in the kit's order, so dst, the statistics and the buffer hold what
 // the device leaves (NaN and signed zeros included: ReduceMaxLastNDImpl's order, not
 // NewReduceMaxLastNDImpl's). Per split (S = splitSize, R = reduceSize floats; the kit's names):
@@ -84,6 +85,13 @@ class FlashWorkImage {
     return w_ + at;
   }
   float* Peek(uint64_t at) const { return w_ + at; }
+  // Marks the image floats among [p, p + n) as written (p may lie outside the image).
+  void Touch(const float* p, uint64_t n) {
+    const float* end = w_ + wr_.size();
+    const float* lo = p < w_ ? w_ : p;
+    const float* hi = p + n > end ? end : p + n;
+    for (const float* q = lo; q < hi; ++q) wr_[static_cast<uint64_t>(q - w_)] = true;
+  }
   void Record(const char* api, SrcLoc loc) const {
     san::Instr rec(Pipe::kV, api, loc);
     if (!rec) return;
@@ -159,6 +167,12 @@ class FlashWork {
     if (t_.tailM != 0) {
       Split(t_.rangeM, t_.tailSplitSize, t_.tailReduceSize, kFloat ? tail : full, true);
     }
+  }
+
+  // Only the tail split (half data after the 2201 basic-block splits: softmaxflash_basic_work.h).
+  void RunTail() {
+    const FlashRed full{t_.splitM, oriK_, t_.splitM, t_.splitK, t_.reduceM, t_.reduceK};
+    if (t_.tailM != 0) Split(t_.rangeM, t_.tailSplitSize, t_.tailReduceSize, full, true);
   }
 
  private:
@@ -357,6 +371,18 @@ struct FlashWorkCall {
   bool ran;
 };
 
+// Whether kt has SoftMaxFlashTilingFunc's form for the shape (rows per split times srcK,
+// reduceK of 32 bytes of the U statistics, reduceM = splitM, splits within the tensors).
+template <typename U>
+bool FlashWorkForm(const AscendC::tiling::SoftMaxTiling& kt, const Dims& d) {
+  const uint32_t blk = std::is_same_v<U, half> ? 16 : 8;
+  return kt.srcK == d.k && kt.splitK == d.k && kt.reduceK == blk && kt.reduceM == kt.splitM &&
+         kt.splitM != 0 && kt.splitSize == kt.splitM * d.k && kt.reduceSize == kt.splitM * blk &&
+         kt.tailSplitSize == kt.tailM * d.k && kt.tailReduceSize == kt.tailM * blk &&
+         uint64_t{kt.rangeM} * kt.splitM + kt.tailM <= d.m && kt.rangeM != 0 && d.oriK != 0 &&
+         d.oriK <= d.k;
+}
+
 // Runs the update on 2201/2002 (not the 2201 basic block: the caller passes basic) over the
 // buffer the kit computes in: half data with half statistics the stack buffer it pops, else
 // `given`. False where it does not run (the header's list): nothing written.
@@ -369,14 +395,7 @@ bool FlashWorkRun(const FlashV2Args<T, U, T>& a, const Dims& d,
   if ((arch != NpuArch::k2201 && arch != NpuArch::k2002) || (basic && arch == NpuArch::k2201)) {
     return false;
   }
-  const uint32_t blk = std::is_same_v<U, half> ? 16 : 8;
-  const bool form = kt.srcK == d.k && kt.splitK == d.k && kt.reduceK == blk &&
-                    kt.reduceM == kt.splitM && kt.splitM != 0 && kt.splitSize == kt.splitM * d.k &&
-                    kt.reduceSize == kt.splitM * blk && kt.tailSplitSize == kt.tailM * d.k &&
-                    kt.tailReduceSize == kt.tailM * blk &&
-                    uint64_t{kt.rangeM} * kt.splitM + kt.tailM <= d.m && kt.rangeM != 0 &&
-                    d.oriK != 0 && d.oriK <= d.k;
-  if (!form) return false;
+  if (!FlashWorkForm<U>(kt, d)) return false;
   const AscendC::LocalTensor<uint8_t> work =
       std::is_same_v<T, half> && std::is_same_v<U, half> ? math_detail::StackTmp() : given;
   const uint64_t floats = work.View().size_bytes / 4;
