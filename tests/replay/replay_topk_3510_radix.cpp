@@ -123,8 +123,8 @@ uint32_t GatherData(const Case& c, const uint8_t* work, uint8_t* dst, uint64_t k
   return out;
 }
 
-void GatherIndex(const Case& c, const uint8_t* work, const uint8_t* idx, uint8_t* dst,
-                 uint64_t kth, uint32_t count) {
+void GatherIndex(const Case& c, const uint8_t* work, const uint8_t* idx, uint8_t* dst, uint64_t kth,
+                 uint32_t count) {
   uint32_t out = 0;
   for (int pass = 0; pass < 2; ++pass) {
     for (uint32_t i = 0; i < count; ++i) {

@@ -21,11 +21,11 @@ struct Case {
   uint32_t es = 4;  // the element's bytes: 1, 2 or 4
   Kind kind = Kind::kFloat;
   uint32_t outter = 1, inner = 32, n = 32, k = 1;
-  bool init = false;     // isInitIndex
-  bool nsmall = false;   // TOPK_NSMALL
-  bool largest = true;   // after the config's order
-  bool sorted = true;    // config.sorted
-  bool reuse = false;    // isReuseSrc
+  bool init = false;    // isInitIndex
+  bool nsmall = false;  // TOPK_NSMALL
+  bool largest = true;  // after the config's order
+  bool sorted = true;   // config.sorted
+  bool reuse = false;   // isReuseSrc
 };
 
 // Byte images of srcLocal, srcIndexLocal, tmpLocal, dstValueLocal and dstIndexLocal.

@@ -19,6 +19,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "../aicore/repeat_test_util.h"
 #include "../aicore/sanitizer_off.h"
 #include "kernel_operator.h"
 #include "replay_topk_3510_radix.h"
@@ -65,9 +66,9 @@ std::vector<uint8_t> Scores(uint32_t seed, uint64_t count) {
     const int p = pick(gen);
     uint32_t v = static_cast<uint32_t>(gen());
     if constexpr (KindOf<T>() == rp::Kind::kFloat) {
-      const uint32_t expAll = es == 4 ? 0x7F800000u : (es == 2 && std::is_same_v<T, half>)
-                                                          ? 0x7C00u
-                                                          : 0x7F80u;
+      const uint32_t expAll = es == 4                                ? 0x7F800000u
+                              : (es == 2 && std::is_same_v<T, half>) ? 0x7C00u
+                                                                     : 0x7F80u;
       const uint32_t one = es == 4 ? 0x3F800000u : std::is_same_v<T, half> ? 0x3C00u : 0x3F80u;
       if (p < 4) v = (p % 2 ? one : one + 1) | (p / 2 ? top : 0);
       if (p == 4) v = 0;
@@ -112,18 +113,21 @@ void Check(const Case& c, bool isLargest, uint32_t seed) {
   const bool largest =
       config.order == TopKOrder::UNSET ? isLargest : config.order == TopKOrder::LARGEST;
   SCOPED_TRACE(::testing::Message()
-               << es << "-byte kind " << static_cast<int>(KindOf<T>()) << (nsmall ? " NSMALL " : " NORMAL ")
-               << c.outter << "x" << c.inner << " n " << c.n << " k " << c.k
-               << (largest ? " largest" : " smallest") << " init " << init << " reuse " << reuse
-               << " sorted " << config.sorted);
+               << es << "-byte kind " << static_cast<int>(KindOf<T>())
+               << (nsmall ? " NSMALL " : " NORMAL ") << c.outter << "x" << c.inner << " n " << c.n
+               << " k " << c.k << (largest ? " largest" : " smallest") << " init " << init
+               << " reuse " << reuse << " sorted " << config.sorted);
   const uint64_t all = uint64_t{c.outter} * c.inner;
   const uint32_t kPad = (c.k + 32 / es - 1) / (32 / es) * (32 / es), iPad = (c.k + 7) / 8 * 8;
   // tmp: the index rows, the gathered keys and indexes, the twiddled keys and room for the sort.
   const uint64_t tmpBytes =
       uint64_t{4} * c.inner * c.outter + uint64_t{es} * c.inner * 3 + uint64_t{4} * c.inner + 2048;
-  const std::vector<uint32_t> sizes = {Up32(all * es + 64), Up32(all * 4 + 64), Up32(tmpBytes),
+  const std::vector<uint32_t> sizes = {Up32(all * es + 64),
+                                       Up32(all * 4 + 64),
+                                       Up32(tmpBytes),
                                        Up32((uint64_t{c.outter} * kPad + 40) * es),
-                                       Up32((uint64_t{c.outter} * iPad + 40) * 4), 32};
+                                       Up32((uint64_t{c.outter} * iPad + 40) * 4),
+                                       32};
   rp::Images want;
   want.src = Scores<T>(seed, sizes[0] / es);
   want.idx = std::vector<uint8_t>(sizes[1]);
@@ -150,9 +154,9 @@ void Check(const Case& c, bool isLargest, uint32_t seed) {
         const TopKInfo info{static_cast<int32_t>(c.outter), static_cast<int32_t>(c.inner),
                             static_cast<int32_t>(c.n)};
         TopK<T, init, false, reuse, mode, config>(
-            b.buf[3].Get<T>(), b.buf[4].Get<int32_t>(), b.buf[0].Get<T>(),
-            b.buf[1].Get<int32_t>(), b.buf[5].Get<bool>(), b.buf[2].Get<uint8_t>(),
-            static_cast<int32_t>(c.k), tiling, info, isLargest);
+            b.buf[3].Get<T>(), b.buf[4].Get<int32_t>(), b.buf[0].Get<T>(), b.buf[1].Get<int32_t>(),
+            b.buf[5].Get<bool>(), b.buf[2].Get<uint8_t>(), static_cast<int32_t>(c.k), tiling, info,
+            isLargest);
         for (int i = 0; i < 5; ++i) {
           std::memcpy(img[i]->data(), b.buf[i].Get<uint8_t>().HostPtr(), sizes[i]);
         }
@@ -188,9 +192,9 @@ template <typename T, bool init, bool reuse, const TopKConfig& config>
 void Normal(uint32_t& seed) {
   for (bool largest : {true, false}) {
     const Case cases[] = {
-        {2, 32, 32, 1},     {3, 96, 90, 13},     {4, 64, 50, 50},    {1, 128, 128, 128},
-        {2, 160, 150, 33},  {2, 800, 777, 100},  {1, 1024, 1000, 1}, {1, 2016, 2016, 2016},
-        {1, 4064, 4000, 300},
+        {2, 32, 32, 1},     {3, 96, 90, 13},       {4, 64, 50, 50},
+        {1, 128, 128, 128}, {2, 160, 150, 33},     {2, 800, 777, 100},
+        {1, 1024, 1000, 1}, {1, 2016, 2016, 2016}, {1, 4064, 4000, 300},
     };
     for (const Case& c : cases) {
       Check<T, init, reuse, TopKMode::TOPK_NORMAL, config>(c, largest, ++seed);
@@ -201,8 +205,8 @@ void Normal(uint32_t& seed) {
 template <typename T, bool init, bool reuse, const TopKConfig& config>
 void NSmall(uint32_t& seed) {
   for (bool largest : {true, false}) {
-    const Case cases[] = {{5, 32, 32, 3}, {4, 32, 32, 17}, {1, 32, 30, 30}, {7, 32, 31, 1},
-                          {3, 32, 32, 29}};
+    const Case cases[] = {
+        {5, 32, 32, 3}, {4, 32, 32, 17}, {1, 32, 30, 30}, {7, 32, 31, 1}, {3, 32, 32, 29}};
     for (const Case& c : cases) {
       Check<T, init, reuse, TopKMode::TOPK_NSMALL, config>(c, largest, ++seed);
     }
@@ -232,5 +236,26 @@ TEST(TopKRadix3510Replay, Uint16) { EveryForm<uint16_t>(700); }
 TEST(TopKRadix3510Replay, Int32) { EveryForm<int32_t>(800); }
 TEST(TopKRadix3510Replay, Uint32) { EveryForm<uint32_t>(900); }
 #endif
+
+// Checked mode: a scratch below the select's own layout (InitializeTempBuffer's; the kit's
+// GetTopKMaxMinTmpSize minimum without the sort's part) is refused. float, TOPK_NORMAL, inner 64,
+// no isInitIndex, the largest: 256 bytes of indexes, 256 of gathered keys, 512 of gathered
+// indexes and histogram, 256 of twiddled keys.
+TEST(TopKRadix3510Replay, CheckedModeRefusesAScratchBelowTheLayout) {
+  using lngrad::aicore::test::Ub;
+  for (const uint32_t bytes : {1279u, 1280u}) {
+    lngrad::aicore::test::ExpectCheck(
+        [bytes](Ub& ub) {
+          TopkTiling tiling;
+          tiling.tmpLocalSize = 0;
+          LocalTensor<uint8_t> tmp = ub.Get<uint8_t>(3);
+          tmp.SetSize(bytes);
+          TopK<float, false, false, false, TopKMode::TOPK_NORMAL, kSorted>(
+              ub.Get<float>(0), ub.Get<int32_t>(1), ub.Get<float>(2), ub.Get<int32_t>(1),
+              ub.Get<bool>(3), tmp, 8, tiling, TopKInfo{2, 64, 60});
+        },
+        bytes < 1280 ? "tmp_buffer" : "", bytes < 1280 ? "its layout needs 1280" : "", k950);
+  }
+}
 
 }  // namespace

@@ -50,9 +50,8 @@ inline constexpr bool kRadixType =
     std::is_same_v<T, int32_t>;
 
 template <typename T>
-using RadixBits =
-    std::conditional_t<sizeof(T) == 1, uint8_t,
-                       std::conditional_t<sizeof(T) == 2, uint16_t, uint32_t>>;
+using RadixBits = std::conditional_t<sizeof(T) == 1, uint8_t,
+                                     std::conditional_t<sizeof(T) == 2, uint16_t, uint32_t>>;
 
 // TwiddleInData on one value's bits (isDescend = the smallest wanted).
 template <typename T>
@@ -109,8 +108,8 @@ RadixLayout RadixLayoutOf(uint32_t inner, bool twiddled, bool reuse) {
 // TopKRaidxSelect on one row: src's inner values, ids its indexes, base the row's scratch.
 template <typename T>
 void RadixSelectRow950(uint8_t* src, const int32_t* ids, uint8_t* dst, int32_t* dstIdx,
-                       uint8_t* base, const RadixLayout& l, uint32_t inner, uint32_t n,
-                       uint32_t k, bool largest, bool sorted) {
+                       uint8_t* base, const RadixLayout& l, uint32_t inner, uint32_t n, uint32_t k,
+                       bool largest, bool sorted) {
   using U = RadixBits<T>;
   constexpr uint32_t S = sizeof(U);
   const bool twiddled = !largest || kRadixFloat<T> || std::is_signed_v<T>;
@@ -187,8 +186,8 @@ template <typename T, bool isInitIndex, bool isReuseSrc, bool nsmall>
 void RunRadix950(const AscendC::LocalTensor<T>& dstValue,
                  const AscendC::LocalTensor<int32_t>& dstIndex, const AscendC::LocalTensor<T>& src,
                  const AscendC::LocalTensor<int32_t>& srcIndex,
-                 const AscendC::LocalTensor<uint8_t>& tmp, int32_t k,
-                 const AscendC::TopKInfo& info, bool largest, bool sorted, SrcLoc loc) {
+                 const AscendC::LocalTensor<uint8_t>& tmp, int32_t k, const AscendC::TopKInfo& info,
+                 bool largest, bool sorted, SrcLoc loc) {
   constexpr uint32_t S = sizeof(T);
   const uint32_t inner = static_cast<uint32_t>(info.inner), rows = info.outter;
   const uint32_t n = static_cast<uint32_t>(info.n), kk = static_cast<uint32_t>(k);
@@ -236,8 +235,9 @@ void RunRadix950(const AscendC::LocalTensor<T>& dstValue,
   int32_t* di = dstIndex.HostPtr();
   for (uint32_t j = 0; j < rows; ++j) {
     RadixSelectRow950<T>(reinterpret_cast<uint8_t*>(src.HostPtr()) + uint64_t{j} * inner * S,
-                         ids.data() + (nsmall ? uint64_t{j} * inner : 0), dv + uint64_t{j} * kPad * S,
-                         di + uint64_t{j} * iPad, t + idxBytes, l, inner, n, kk, largest, sorted);
+                         ids.data() + (nsmall ? uint64_t{j} * inner : 0),
+                         dv + uint64_t{j} * kPad * S, di + uint64_t{j} * iPad, t + idxBytes, l,
+                         inner, n, kk, largest, sorted);
   }
   if (nsmall) {
     for (uint32_t j = 0; j < rows; ++j) {
