@@ -26,7 +26,8 @@
 // Not modelled: what the radix Sort of `sorted` leaves in its own scratch (from its start to
 // the buffer's end, left unmodelled for initcheck). T: the 1, 2 and 4-byte types the kit takes
 // (uint8_t, int8_t, uint16_t, int16_t, half, bfloat16_t, uint32_t, int32_t); 8-byte types are
-// refused at compile time.
+// refused at compile time. A scratch below the select's layout raises tmp_buffer in any mode
+// (its writes would leave the buffer).
 #pragma once
 
 #include <algorithm>
@@ -200,7 +201,6 @@ void RunRadix950(const AscendC::LocalTensor<T>& dstValue,
     RaiseKernelCheck(checks::kTmpBuffer, "TopK: the radix select's scratch holds " +
                                              std::to_string(tmp.View().size_bytes) +
                                              " bytes, its layout needs " + std::to_string(need));
-    return;
   }
   const uint64_t vcount = uint64_t{rows - 1} * kPad + kk, icount = uint64_t{rows - 1} * iPad + kk;
   src.Access(0, uint64_t{rows} * inner, "TopK srcLocal");
