@@ -1,6 +1,6 @@
-// lngrad: the Ascend C high-level API TopK (the vendor's adv_api/sort/topk.h), half and float:
-// the k largest (isLargest) or smallest values of each of topKInfo.outter rows of topKInfo.inner
-// elements, with their indexes.
+// lngrad: the Ascend C high-level API TopK (the vendor's adv_api/sort/topk.h), half and float (the
+// 950's radix select: more types): the k largest (isLargest) or smallest values of each of
+// topKInfo.outter rows of topKInfo.inner elements, with their indexes.
 //
 // The sequence of topk_common_impl.h / topk_v220_impl.h: the row (negated with Muls(-1) when
 // !isLargest) sorted descending by Sort32 and four-way, then two-way MrgSort merges, which keeps
@@ -22,14 +22,18 @@
 // each row fully sorted by Sort<T, true> (Sort32 and DoFullSort's merge rounds) in the scratch,
 // the first k structures gathered out; so NaN scores and ties land where Sort32 and MrgSort put
 // them (sort_ops.h's rules), and the scratch holds what the sequence leaves there.
-// Arch 3510 with a TopKConfig of algo RADIX_SELECT (topk_3510_impl.h, RunRadix below): the radix
-// select over the row's first n values (keys by their bits, so +0 above -0 and NaNs by their
-// bits above +inf or below -inf), no negation and no finish flags (the kit refuses them there);
-// `order` LARGEST/SMALLEST overrides isLargest. Elsewhere the config runs the merge sequence.
+// Arch 3510 with a TopKConfig of algo RADIX_SELECT (topk_3510_impl.h RadixSelectTopK;
+// lib/sort/topk_3510.h RunRadix950): the kit's radix select over the row's first n values (keys
+// by their bits, so +0 above -0 and NaNs by their bits above +inf or below -inf), no negation
+// and no finish flags (the kit refuses them there), the scratch holding the kit's bytes but for
+// the radix Sort's own of `sorted`; `order` LARGEST/SMALLEST overrides isLargest; T also the
+// kit's 1, 2 and 4-byte integers and bfloat16_t (its 8-byte types are refused). Elsewhere the
+// config runs the merge sequence (half and float only).
 //
 // Checked mode: 1 <= k <= n <= inner, inner a multiple of 32 (at most 4096 for TOPK_NORMAL,
 // exactly 32 for TOPK_NSMALL; on arch 2002 at most 2048 for half without isInitIndex, as
-// topk_v200_impl.h asserts), the scratch at least tilling.tmpLocalSize elements of T.
+// topk_v200_impl.h asserts), the scratch at least tilling.tmpLocalSize elements of T (the 950's
+// radix select: and its own layout, topk_3510.h).
 #pragma once
 
 #include <algorithm>
@@ -103,99 +107,6 @@ std::vector<uint32_t> SortedRow(const T* row, uint32_t inner, bool largest) {
   return order;
 }
 
-// TopK's radix select on the 950 (topk_3510_impl.h TopKRaidxSelect, a TopKConfig with
-// RADIX_SELECT): the row's first n values as keys (sort.h RadixKey, complemented for the
-// smallest: TwiddleInData), the threshold found byte by byte from the top (a cumulative
-// histogram of the byte over the keys whose higher bytes match it, the kit's binary search; it
-// stops at the first byte where exactly the remaining count lies above a boundary, the lower
-// bytes then 0); the keys above the threshold in index order, then those equal to it, the first k
-// kept; `sorted`: those k stably radix-sorted, descending by key.
-template <typename T>
-std::vector<uint32_t> RadixSelectRow(const T* row, uint32_t n, uint32_t k, bool largest,
-                                     bool sorted) {
-  std::vector<uint64_t> key(n);
-  for (uint32_t i = 0; i < n; ++i) key[i] = sort_detail::RadixKey(row[i], !largest);
-  uint64_t kth = 0;
-  int64_t remain = k;
-  for (uint32_t byte = sizeof(T); byte > 0 && remain > 0; --byte) {
-    const uint32_t shift = (byte - 1) * 8;
-    int64_t hist[256] = {};
-    for (uint32_t i = 0; i < n; ++i) {
-      const bool match = byte == sizeof(T) || (key[i] >> (byte * 8)) == (kth >> (byte * 8));
-      if (match) ++hist[(key[i] >> shift) & 0xFF];
-    }
-    for (int b = 1; b < 256; ++b) hist[b] += hist[b - 1];
-    const int64_t want = hist[255] - remain;
-    int left = 0, right = 255;
-    while (left <= right && remain > 0) {
-      const int mid = left + (right - left) / 2;
-      if (hist[mid] == want) {
-        kth |= uint64_t(mid + 1) << shift;
-        remain = 0;
-      } else if (hist[mid] > want) {
-        right = mid - 1;
-      } else {
-        left = mid + 1;
-      }
-    }
-    if (remain > 0 && right >= 0) {
-      kth |= uint64_t(right + 1) << shift;
-      remain -= hist[255] - hist[right + 1];
-    } else if (remain > 0) {
-      remain = hist[0] - want;
-    }
-  }
-  std::vector<uint32_t> pick;
-  for (uint32_t i = 0; i < n; ++i) {
-    if (key[i] > kth) pick.push_back(i);
-  }
-  for (uint32_t i = 0; i < n; ++i) {
-    if (key[i] == kth) pick.push_back(i);
-  }
-  pick.resize(k);
-  if (sorted) {
-    std::stable_sort(pick.begin(), pick.end(),
-                     [&](uint32_t a, uint32_t b) { return key[a] > key[b]; });
-  }
-  return pick;
-}
-
-// The radix select's outputs (no finish flags, no negation): row j's values at j * kPad
-// (32 bytes of T), indexes at j * kPad(int32_t); TOPK_NSMALL packs rows at j * k.
-template <typename T, bool isInitIndex, bool nsmall>
-void RunRadix(const AscendC::LocalTensor<T>& dstValue,
-              const AscendC::LocalTensor<int32_t>& dstIndex, const AscendC::LocalTensor<T>& src,
-              const AscendC::LocalTensor<int32_t>& srcIndex, int32_t k,
-              const AscendC::TopKInfo& info, bool largest, bool sorted, SrcLoc loc) {
-  const uint32_t inner = static_cast<uint32_t>(info.inner), rows = info.outter;
-  const uint32_t kk = static_cast<uint32_t>(k);
-  const uint32_t vstride =
-      nsmall ? kk : (kk + 32 / sizeof(T) - 1) / (32 / sizeof(T)) * (32 / sizeof(T));
-  const uint32_t istride = nsmall ? kk : (kk + 7) / 8 * 8;
-  src.Access(0, uint64_t{rows} * inner, "TopK srcLocal");
-  dstValue.Access(0, uint64_t{rows - 1} * vstride + kk, "TopK dstValueLocal");
-  dstIndex.Access(0, uint64_t{rows - 1} * istride + kk, "TopK dstIndexLocal");
-  if (isInitIndex)
-    srcIndex.Access(0, nsmall ? uint64_t{rows} * inner : inner, "TopK srcIndexLocal");
-  san::Instr rec(Pipe::kV, "TopK", loc);
-  if (rec) {
-    rec.Read(src.HostPtr(), uint64_t{rows} * inner * sizeof(T));
-    rec.Write(dstValue.HostPtr(), (uint64_t{rows - 1} * vstride + kk) * sizeof(T));
-    rec.Write(dstIndex.HostPtr(), (uint64_t{rows - 1} * istride + kk) * 4);
-  }
-  for (uint32_t j = 0; j < rows; ++j) {
-    const T* row = src.HostPtr() + uint64_t{j} * inner;
-    const std::vector<uint32_t> pick =
-        RadixSelectRow(row, static_cast<uint32_t>(info.n), kk, largest, sorted);
-    const int32_t* ids = srcIndex.HostPtr() + (nsmall ? uint64_t{j} * inner : 0);
-    for (uint32_t i = 0; i < kk; ++i) {
-      dstValue.HostPtr()[uint64_t{j} * vstride + i] = row[pick[i]];
-      dstIndex.HostPtr()[uint64_t{j} * istride + i] =
-          isInitIndex ? ids[pick[i]] : static_cast<int32_t>(pick[i]);
-    }
-  }
-}
-
 template <typename T, bool isInitIndex, bool isHasfinish, bool nsmall>
 void Run(const AscendC::LocalTensor<T>& dstValue, const AscendC::LocalTensor<int32_t>& dstIndex,
          const AscendC::LocalTensor<T>& src, const AscendC::LocalTensor<int32_t>& srcIndex,
@@ -248,11 +159,12 @@ void Run(const AscendC::LocalTensor<T>& dstValue, const AscendC::LocalTensor<int
   }
 }
 
-// What the radix select (950) and Run leave in tmpLocal is not modelled (they compute the
-// outputs only): the tiling's tmpLocalSize elements of T (the whole buffer when the tiling gives
-// none) are left unmodelled for initcheck. The 950's merge sort (RunMerge950), 2201's
-// (RunMerge2201) and 2002's (RunV200) run lngrad's instructions on the scratch, so its bytes are
-// the device's.
+// What Run (products other than 2002, 2201 and 3510) leaves in tmpLocal is not modelled (it
+// computes the outputs only): the tiling's tmpLocalSize elements of T (the whole buffer when the
+// tiling gives none) are left unmodelled for initcheck. The 950's merge sort (RunMerge950),
+// 2201's (RunMerge2201) and 2002's (RunV200) run lngrad's instructions on the scratch, and the
+// 950's radix select (RunRadix950, topk_3510.h) writes the kit's bytes there (all but its radix
+// Sort's own scratch when `sorted`), so its bytes are the device's.
 template <typename T>
 void LeaveTopKScratch(const AscendC::LocalTensor<uint8_t>& tmp,
                       const AscendC::tiling::TopkTiling& tiling, SrcLoc loc) {
@@ -321,8 +233,54 @@ void RunMerge950(const AscendC::LocalTensor<T>& dstValue,
 }  // namespace lngrad::aicore::topk_detail
 
 #include "lib/sort/topk_2201.h"
+// Arch 3510's radix select (RunRadix950); it uses TopKInfo and checks::kTmpBuffer above.
+#include "lib/sort/topk_3510.h"
 // Arch 2002's sequence (RunV200); it uses TopKInfo and Check above.
 #include "lib/sort/topk_v200.h"
+
+namespace lngrad::aicore::topk_detail {
+
+// TopK's merge-sort sequences (a TopKConfig of MERGE_SORT, or RADIX_SELECT off arch 3510), half
+// and float: arch 3510's, 2201's, 2002's, else Run (a stable sort).
+template <typename T, bool isInitIndex, bool isHasfinish, AscendC::TopKMode topkMode>
+void TopKMergePaths(const AscendC::LocalTensor<T>& dstValueLocal,
+                    const AscendC::LocalTensor<int32_t>& dstIndexLocal,
+                    const AscendC::LocalTensor<T>& srcLocal,
+                    const AscendC::LocalTensor<int32_t>& srcIndexLocal,
+                    const AscendC::LocalTensor<bool>& finishLocal,
+                    const AscendC::LocalTensor<uint8_t>& tmpLocal, const int32_t k,
+                    const AscendC::tiling::TopkTiling& tilling, const AscendC::TopKInfo& topKInfo,
+                    bool largest, SrcLoc loc) {
+  constexpr bool kNSmall = topkMode == AscendC::TopKMode::TOPK_NSMALL;
+  if (lngrad::aicore::detail::rep::RunningArch() == lngrad::NpuArch::k3510) {
+    Check(kNSmall, k, topKInfo, tmpLocal.View().size_bytes,
+          uint64_t(std::max(tilling.tmpLocalSize, 0)) * sizeof(T));
+    RunMerge950<T, isInitIndex, isHasfinish && !kNSmall, kNSmall>(
+        dstValueLocal, dstIndexLocal, srcLocal, srcIndexLocal, finishLocal,
+        tmpLocal.template ReinterpretCast<T>(), k, tilling, topKInfo, largest, loc);
+    return;
+  }
+  if (lngrad::aicore::detail::rep::RunningArch() == lngrad::NpuArch::k2201) {
+    Check(kNSmall, k, topKInfo, tmpLocal.View().size_bytes,
+          uint64_t(std::max(tilling.tmpLocalSize, 0)) * sizeof(T));
+    RunMerge2201<T, isInitIndex, isHasfinish, kNSmall>(
+        dstValueLocal, dstIndexLocal, srcLocal, srcIndexLocal, finishLocal,
+        tmpLocal.template ReinterpretCast<T>(), k, tilling, topKInfo, largest, loc);
+    return;
+  }
+  if (lngrad::aicore::detail::rep::RunningArch() == lngrad::NpuArch::k2002) {
+    RunV200<T, isInitIndex, isHasfinish, kNSmall>(dstValueLocal, dstIndexLocal, srcLocal,
+                                                  srcIndexLocal, finishLocal, tmpLocal, k, tilling,
+                                                  topKInfo, largest, loc);
+    return;
+  }
+  Run<T, isInitIndex, isHasfinish, kNSmall>(dstValueLocal, dstIndexLocal, srcLocal, srcIndexLocal,
+                                            finishLocal, tmpLocal.View().size_bytes, k, tilling,
+                                            topKInfo, largest, loc);
+  LeaveTopKScratch<T>(tmpLocal, tilling, loc);
+}
+
+}  // namespace lngrad::aicore::topk_detail
 
 namespace AscendC {
 
@@ -335,49 +293,36 @@ void TopK(const LocalTensor<T>& dstValueLocal, const LocalTensor<int32_t>& dstIn
           const int32_t k, const TopkTiling& tilling, const TopKInfo& topKInfo,
           const bool isLargest = true,
           lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  static_assert(lngrad::aicore::math_detail::kHalfOrFloat<T>, "TopK: T must be half or float");
+  namespace td = lngrad::aicore::topk_detail;
+  static_assert(config.algo == TopKAlgo::RADIX_SELECT
+                    ? td::kRadixType<T>
+                    : lngrad::aicore::math_detail::kHalfOrFloat<T>,
+                "TopK: T must be half or float (the radix select: also uint8_t, int8_t, uint16_t, "
+                "int16_t, bfloat16_t, uint32_t, int32_t; lngrad refuses its 8-byte types)");
   // The 950 configuration's order, when set, overrides isLargest.
   const bool largest =
       config.order == TopKOrder::UNSET ? isLargest : config.order == TopKOrder::LARGEST;
-  namespace td = lngrad::aicore::topk_detail;
-  constexpr bool kNSmall = topkMode == TopKMode::TOPK_NSMALL;
   if constexpr (config.algo == TopKAlgo::RADIX_SELECT) {
+    constexpr bool kNSmall = topkMode == TopKMode::TOPK_NSMALL;
     static_assert(!isHasfinish, "TopK: the radix select algorithm takes no finish flags");
     if (lngrad::aicore::detail::rep::RunningArch() == lngrad::NpuArch::k3510) {
       td::Check(kNSmall, k, topKInfo, tmpLocal.View().size_bytes,
                 uint64_t(std::max(tilling.tmpLocalSize, 0)) * sizeof(T));
-      td::RunRadix<T, isInitIndex, kNSmall>(dstValueLocal, dstIndexLocal, srcLocal, srcIndexLocal,
-                                            k, topKInfo, largest, config.sorted, loc);
-      td::LeaveTopKScratch<T>(tmpLocal, tilling, loc);
+      td::RunRadix950<T, isInitIndex, isReuseSrc, kNSmall>(dstValueLocal, dstIndexLocal, srcLocal,
+                                                           srcIndexLocal, tmpLocal, k, topKInfo,
+                                                           largest, config.sorted, loc);
       return;
     }
   }
-  if (lngrad::aicore::detail::rep::RunningArch() == lngrad::NpuArch::k3510) {
-    td::Check(kNSmall, k, topKInfo, tmpLocal.View().size_bytes,
-              uint64_t(std::max(tilling.tmpLocalSize, 0)) * sizeof(T));
-    td::RunMerge950<T, isInitIndex, isHasfinish && !kNSmall, kNSmall>(
-        dstValueLocal, dstIndexLocal, srcLocal, srcIndexLocal, finishLocal,
-        tmpLocal.template ReinterpretCast<T>(), k, tilling, topKInfo, largest, loc);
+  if constexpr (!lngrad::aicore::math_detail::kHalfOrFloat<T>) {
+    lngrad::aicore::RaiseKernelCheck(lngrad::aicore::checks::kProduct,
+                                     "TopK: only arch 3510's radix select takes this type");
     return;
+  } else {
+    td::TopKMergePaths<T, isInitIndex, isHasfinish, topkMode>(
+        dstValueLocal, dstIndexLocal, srcLocal, srcIndexLocal, finishLocal, tmpLocal, k, tilling,
+        topKInfo, largest, loc);
   }
-  if (lngrad::aicore::detail::rep::RunningArch() == lngrad::NpuArch::k2201) {
-    td::Check(kNSmall, k, topKInfo, tmpLocal.View().size_bytes,
-              uint64_t(std::max(tilling.tmpLocalSize, 0)) * sizeof(T));
-    td::RunMerge2201<T, isInitIndex, isHasfinish, kNSmall>(
-        dstValueLocal, dstIndexLocal, srcLocal, srcIndexLocal, finishLocal,
-        tmpLocal.template ReinterpretCast<T>(), k, tilling, topKInfo, largest, loc);
-    return;
-  }
-  if (lngrad::aicore::detail::rep::RunningArch() == lngrad::NpuArch::k2002) {
-    td::RunV200<T, isInitIndex, isHasfinish, kNSmall>(dstValueLocal, dstIndexLocal, srcLocal,
-                                                      srcIndexLocal, finishLocal, tmpLocal, k,
-                                                      tilling, topKInfo, largest, loc);
-    return;
-  }
-  lngrad::aicore::topk_detail::Run<T, isInitIndex, isHasfinish, topkMode == TopKMode::TOPK_NSMALL>(
-      dstValueLocal, dstIndexLocal, srcLocal, srcIndexLocal, finishLocal,
-      tmpLocal.View().size_bytes, k, tilling, topKInfo, largest, loc);
-  td::LeaveTopKScratch<T>(tmpLocal, tilling, loc);
 }
 
 template <typename T, bool isInitIndex = false, bool isHasfinish = false, bool isReuseSrc = false,

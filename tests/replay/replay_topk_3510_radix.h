@@ -1,0 +1,40 @@
+// A replay of the kit's TopK radix select on arch 3510, written from the vendor's
+// impl/adv_api/detail/sort/topk/topk_3510_impl.h (namespace Reg::RadixSelectTopK: TopKNormal,
+// TopKNSmall, TopKRaidxSelect, InitializeTempBuffer, GenerateAccumulateData with
+// FilterDataAndGivenByteFromOri and the ACCUMULATE Histograms, the threshold's binary search,
+// GatherGreaterAndEqualKData/Index, SaveData, SaveDataUnAlign), sort_common_utils.h
+// (TwiddleInData/TwiddleOutData) and sort_impl.h's RADIX_SORT (its result order only: Not,
+// least-significant-byte counting passes, Not back), for lngrad's tests; no code shared with
+// include/. It runs the sequence vector chunk by vector chunk (256 bytes, UpdateMask's tails) on
+// byte images of the buffers. What the radix Sort of `sorted` leaves in its own scratch is not
+// replayed: Run says where that scratch starts.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace lngrad_replay::topk3510radix {
+
+enum class Kind { kUnsigned, kSigned, kFloat };
+
+struct Case {
+  uint32_t es = 4;  // the element's bytes: 1, 2 or 4
+  Kind kind = Kind::kFloat;
+  uint32_t outter = 1, inner = 32, n = 32, k = 1;
+  bool init = false;    // isInitIndex
+  bool nsmall = false;  // TOPK_NSMALL
+  bool largest = true;  // after the config's order
+  bool sorted = true;   // config.sorted
+  bool reuse = false;   // isReuseSrc
+};
+
+// Byte images of srcLocal, srcIndexLocal, tmpLocal, dstValueLocal and dstIndexLocal.
+struct Images {
+  std::vector<uint8_t> src, idx, tmp, dv, di;
+};
+
+// Runs the kit's TopK (RADIX_SELECT) over the images; returns the tmp offset where the radix
+// Sort's scratch starts (sorted), else tmp.size().
+uint64_t Run(const Case& c, Images& im);
+
+}  // namespace lngrad_replay::topk3510radix
