@@ -206,7 +206,9 @@ Io<T, S> RunLngrad(const char* soc, const Shape& s, bool update, bool stack, uin
   return got;
 }
 
-inline bool Same(float a, float b) { return Bits(a) == Bits(b) || (std::isnan(a) && std::isnan(b)); }
+inline bool Same(float a, float b) {
+  return Bits(a) == Bits(b) || (std::isnan(a) && std::isnan(b));
+}
 template <class T>
 bool SameT(T a, T b) {
   if constexpr (std::is_same_v<T, float>) {
@@ -227,7 +229,7 @@ void ExpectBits(const std::vector<T>& got, const std::vector<T>& want, const cha
   }
 }
 inline void ExpectBytes(const std::vector<uint8_t>& got, const std::vector<uint8_t>& want,
-                 const char* what) {
+                        const char* what) {
   ASSERT_EQ(got.size(), want.size()) << what;
   for (size_t i = 0; i < got.size(); ++i) {
     if (got[i] == want[i]) continue;
@@ -247,7 +249,7 @@ inline void ExpectBytes(const std::vector<uint8_t>& got, const std::vector<uint8
 // The kit's SoftMaxFlashTilingFunc (softmax_tiling_func.h) over w floats, blocks of blk (basic:
 // isBasicBlock, which keeps more than 8 rows a multiple of 8 dividing m when m % 8 == 0).
 inline SmxTiling KernelTiling(uint32_t w, uint32_t m, uint32_t k, uint32_t blk, bool update,
-                       bool basic = false) {
+                              bool basic = false) {
   SmxTiling t{};
   uint32_t rows = w / (blk * (update ? 4 : 2) + k * 2);
   rows = rows < m ? rows : m;

@@ -123,8 +123,20 @@ inline void BasicBrcb(float* dst, const float* src, uint64_t reps, uint64_t blk,
   }
 }
 
+// 2002's AlignedBrcbImpl loop: group j's 8 values read as scalars, then value b Duplicated over n
+// floats at dst[step j + n b].
+inline void AlignedBrcbs(float* dst, const float* g, uint64_t groups, uint64_t step, uint64_t n) {
+  for (uint64_t j = 0; j < groups; ++j) {
+    float v[8];
+    std::copy(g + 8 * j, g + 8 * j + 8, v);
+    for (uint64_t b = 0; b < 8; ++b) std::fill_n(dst + step * j + n * b, n, v[b]);
+  }
+}
+
 // SoftMaxBasicBlock's full splits (T data, U statistics) over images of the work buffer, dst's
-// rangeM * splitSize elements and the statistics' StatEnd() elements.
+// rangeM * splitSize elements and the statistics' StatEnd() elements. On 2002 (its
+// __NPU_ARCH__ == 2002 branches, softmax_basic_v200_work.h) each broadcast of the group results
+// is AlignedBrcbs instead of Brcb.
 template <typename T, typename U>
 class SoftMaxBasicSeq {
  public:
@@ -133,6 +145,7 @@ class SoftMaxBasicSeq {
       : t_(t), k_(t.splitK), m_(t.splitM), s_(t.splitSize), ceilM_((m_ + 7) / 8) {
     t1_ = kHalf ? s_ : 0;
     g_ = t1_ + m_ * kLanes;
+    aligned_ = detail::rep::RunningArch() == NpuArch::k2002;
   }
   // False where not modelled: splitK not whole chunks, a count the kit casts to uint8_t past 255.
   bool Covered() const {
@@ -184,12 +197,21 @@ class SoftMaxBasicSeq {
     uint64_t stride = 8;
     std::vector<float> fl;
     if constexpr (kHalfStat) {
-      BasicBrcb(w.At(t1_), w.At(g_), ceilM_, 2, 16);
-      BasicBrcb(w.At(t1_ + 8), w.At(g_), ceilM_, 2, 16);
+      if (aligned_) {
+        AlignedBrcbs(w.At(t1_), w.At(g_), ceilM_, 2 * kLanes, 16);
+      } else {
+        BasicBrcb(w.At(t1_), w.At(g_), ceilM_, 2, 16);
+        BasicBrcb(w.At(t1_ + 8), w.At(g_), ceilM_, 2, 16);
+      }
       w.Touch(t1_, ceilM_ * 2 * kLanes);
       for (uint64_t j = 0; j < CastReps() * kLanes; ++j) stat[j] = Narrow<U>(*w.At(t1_ + j));
       lanes = w.At(t1_);
       stride = 16;
+    } else if (aligned_) {  // the float broadcast, then the stores (2002)
+      fl.resize(ceilM_ * kLanes);
+      AlignedBrcbs(fl.data(), w.At(g_), ceilM_, kLanes, 8);
+      for (uint64_t j = 0; j < fl.size(); ++j) stat[j] = Narrow<U>(fl[j]);
+      lanes = fl.data();
     } else {
       BasicBrcb(stat, w.At(g_), ceilM_, 1, 8);
       lanes = stat;
@@ -230,6 +252,7 @@ class SoftMaxBasicSeq {
 
   AscendC::tiling::SoftMaxTiling t_;
   uint64_t k_, m_, s_, ceilM_, t1_ = 0, g_ = 0;
+  bool aligned_ = false;
 };
 
 // What SoftMaxBasicBlock leaves, computed before the call writes anything (dst may be src) and
