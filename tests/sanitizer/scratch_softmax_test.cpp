@@ -27,8 +27,8 @@ void ExpectLoud(const char* soc, const char* api, const Call& call, Then read = 
 // 64 floats (halves for FlashV3): src in b, dst in a, the statistics in c and d. SoftMax<float>'s
 // and SoftMax<half>'s generic loops on 2201 and 2002 write what the kit leaves (softmax_work.h,
 // softmax_v200_work.h; SoftMaxIsModelledNotMarked, SoftMaxOn2002IsModelledNotMarked), as do
-// isBasicBlock on 2201 and 2002 and SimpleSoftMax<half> (softmax_basic_work.h,
-// softmax_basic_v200_work.h; SoftMaxBasicAndSimpleHalfAreModelledNotMarked); the NZ forms stay
+// isBasicBlock on 2201 and 2002 and SimpleSoftMax<half> (softmax_basic_work.h;
+// SoftMaxBasicAndSimpleHalfAreModelledNotMarked); the NZ forms stay
 // marked on both.
 constexpr uint32_t kSmM = 8, kSmK = 64;
 SoftMaxTiling SmTiling(uint32_t type_size) {
@@ -355,7 +355,7 @@ TEST(ScratchInitcheck, SoftMaxBasicAndSimpleHalfAreModelledNotMarked) {
     SoftMaxTilingFunc(ge::Shape({kSmM, k}), typeSize, kTmpBytes, t);
     return t;
   };
-  for (const char* soc : {k910, "Ascend310P1"}) {  // 2002: softmax_basic_v200_work.h
+  for (const char* soc : {k910, "Ascend310P1"}) {  // 2002: SoftMaxBasicSeq's AlignedBrcbs
     ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [](Ops& o) {
                   SoftMax<float, false, true>(F(o.a), F(o.c), F(o.d), F(o.b), o.tmp, SmTiling(4),
                                               kSmShape);

@@ -20,7 +20,6 @@
 #pragma once
 
 #include "lib/activation/softmax_basic_work.h"
-#include "lib/activation/softmax_basic_v200_work.h"
 #include "lib/activation/softmax_common.h"
 #include "lib/activation/softmax_nz.h"
 #include "lib/activation/softmax_work.h"
@@ -353,16 +352,11 @@ void SoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
                                                    &maxTensor, sharedTmpBuffer, false, &dev)))) {
     leave.Modelled();
   }
-  // SoftMaxBasicBlock's buffer, statistics stores and dst on 2201 (softmax_basic_work.h) and
-  // 2002 (softmax_basic_v200_work.h).
+  // SoftMaxBasicBlock's buffer, statistics stores and dst on 2201 and 2002 (softmax_basic_work.h).
   std::optional<sd::SoftMaxBasicLeave<D, U>> bw;
   if (basic) {
     bw = sd::SoftMaxBasicPrepare<D, U>("SoftMax", kt, d, dstTensor, sumTensor, maxTensor, srcTensor,
                                        sharedTmpBuffer);
-    if (!bw) {
-      bw = sd::SoftMaxBasicPrepareV200<D, U>("SoftMax", kt, d, dstTensor, sumTensor, maxTensor,
-                                             srcTensor, sharedTmpBuffer);
-    }
   }
   sd::SoftMaxRows<D, U>("SoftMax", basic, sd::Finish::kDiv, dstTensor, &sumTensor, &maxTensor,
                         srcTensor, &sharedTmpBuffer,

@@ -1,8 +1,8 @@
 // lngrad: what SoftMax with statistics and isBasicBlock (membase/common/softmax_impl/
 // softmax_basic_block_impl.h SoftMaxBasicBlock, which the constant-shape config's basic shapes
-// take too) and SimpleSoftMax with half data (membase/common/simple_softmax_common_impl.h) leave
-// on 2201 in their work buffer (sharedTmpBuffer, or the stack buffer the overloads without one
-// pop), and the basic block's row max on 2201 and 2002.
+// take too; on 2201 and 2002) and SimpleSoftMax with half data (membase/common/
+// simple_softmax_common_impl.h; on 2201) leave in their work buffer (sharedTmpBuffer, or the stack
+// buffer the overloads without one pop), and the basic block's row max on 2201 and 2002.
 //
 // SoftMaxBasicBlock, per full split (the rangeM splits; it has no tail split), the buffer holding:
 // half data x (the split's float copy, then x - max, exp, the quotients) at 0, t1 at splitSize,
@@ -135,8 +135,12 @@ inline void AlignedBrcbs(float* dst, const float* g, uint64_t groups, uint64_t s
 
 // SoftMaxBasicBlock's full splits (T data, U statistics) over images of the work buffer, dst's
 // rangeM * splitSize elements and the statistics' StatEnd() elements. On 2002 (its
-// __NPU_ARCH__ == 2002 branches, softmax_basic_v200_work.h) each broadcast of the group results
-// is AlignedBrcbs instead of Brcb.
+// __NPU_ARCH__ == 2002 branches) each broadcast of the group results is AlignedBrcbs instead of
+// Brcb, the other steps being 2201's: float statistics (8 floats a row, into the statistics
+// tensor at 64 j) store what 2201's Brcb does; half statistics (16 floats a row into t1[128 j])
+// hold the row's value in all 16 lanes: with one row g lies at t1 + 64, inside the group's 128
+// floats, and the scalar reads precede the Duplicates (2201's second Brcb reads what its first
+// wrote there).
 template <typename T, typename U>
 class SoftMaxBasicSeq {
  public:
@@ -299,17 +303,19 @@ bool BasicReachPastBuffer(const char* api, const AscendC::tiling::SoftMaxTiling&
   return true;
 }
 
-// Runs the sequence for SoftMax<isBasicBlock> with statistics on 2201 (t: the tiling the kernel
-// runs). Checked mode refuses the statistics' stores past sumTensor or maxTensor (tensor_bounds,
-// as any overrun; after the checks SoftMaxRows makes first) and a reach past sharedTmpBuffer
-// (BasicReachPastBuffer). Empty where not modelled (the buffer stays marked).
+// Runs the sequence for SoftMax<isBasicBlock> with statistics on 2201 and 2002 (t: the tiling
+// the kernel runs). Checked mode refuses the statistics' stores past sumTensor or maxTensor
+// (tensor_bounds, as any overrun; after the checks SoftMaxRows makes first) and, on 2201, a reach
+// past sharedTmpBuffer (BasicReachPastBuffer). Empty where not modelled (the buffer stays marked;
+// on 2002 also where the splits reach past it). SoftMaxBasicStore stores what it computed.
 template <typename T, typename U>
 std::optional<SoftMaxBasicLeave<T, U>> SoftMaxBasicPrepare(
     const char* api, const AscendC::tiling::SoftMaxTiling& t, const Dims& d,
     const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U>& sum,
     const AscendC::LocalTensor<U>& max, const AscendC::LocalTensor<T>& src,
     const AscendC::LocalTensor<uint8_t>& tmp) {
-  if (detail::rep::RunningArch() != NpuArch::k2201 || t.srcK != d.k || t.splitK != d.k ||
+  const NpuArch arch = detail::rep::RunningArch();
+  if ((arch != NpuArch::k2201 && arch != NpuArch::k2002) || t.srcK != d.k || t.splitK != d.k ||
       d.k % kLanes != 0) {
     return std::nullopt;
   }
@@ -322,9 +328,13 @@ std::optional<SoftMaxBasicLeave<T, U>> SoftMaxBasicPrepare(
   CheckRows(api, {md::Op(sum, "sumTensor"), md::Op(max, "maxTensor")}, {se, se});
   if (tmp.HostPtr() == nullptr || !seq.Covered() || n * sizeof(T) > dst.View().size_bytes ||
       n * sizeof(T) > src.View().size_bytes || se * sizeof(U) > sum.View().size_bytes ||
-      se * sizeof(U) > max.View().size_bytes ||
-      !BasicReachPastBuffer<T, U>(api, t, d, seq, {dst.View(), src.View(), sum.View(), max.View()},
-                                  tmp)) {
+      se * sizeof(U) > max.View().size_bytes) {
+    return std::nullopt;
+  }
+  if (arch == NpuArch::k2201
+          ? !BasicReachPastBuffer<T, U>(api, t, d, seq,
+                                        {dst.View(), src.View(), sum.View(), max.View()}, tmp)
+          : seq.Reach() * 4 > tmp.View().size_bytes) {
     return std::nullopt;
   }
   SoftMaxBasicLeave<T, U> out{BasicImage(tmp, seq.Reach()), {}, {}, {}};
