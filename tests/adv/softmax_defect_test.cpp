@@ -3,7 +3,9 @@
 // repeat count, repeat stride or BigBlockReduce repeat that wraps (softmax_v200_work.h
 // V200Defect). Checked mode refuses them (softmax_device_defect) before the call writes anything;
 // a shape or buffer next to them runs; unchecked runs them (the device's numbers and work buffer
-// are pinned by replay.SoftMaxV200Replay.WrappedOperandsFollowTheDeviceUnchecked).
+// are pinned by replay.SoftMaxV200Replay.WrappedOperandsFollowTheDeviceUnchecked). The same
+// reductions in SoftmaxFlash without update (SoftMaxNDImpl: refused and followed as SoftMax) and
+// SoftmaxFlashV2's generic loop, with and without update (refused; unchecked lngrad's rows).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -21,7 +23,7 @@ using AscendC::LocalTensor;
 
 constexpr const char* k310P = "Ascend310P1";
 
-enum class Api { kSoftMax, kSoftMaxNoStats, kLog };
+enum class Api { kSoftMax, kSoftMaxNoStats, kLog, kFlash, kFlashV2, kFlashV2Update };
 
 struct Outcome {
   std::string check, msg;
@@ -39,7 +41,7 @@ Outcome Run(Api api, uint32_t m, uint32_t k, uint32_t oriK, uint32_t work, bool 
   o.soc = k310P;
   const auto body = [&] {
     AscendC::TPipe pipe;
-    AscendC::TBuf<> bs, bd, bsum, bmax, bt;
+    AscendC::TBuf<> bs, bd, bsum, bmax, bt, bexp;
     const uint32_t bytes = m * k * sizeof(T), stat = m * 32;
     const bool inPlace = m > 64;
     pipe.InitBuffer(bs, bytes);
@@ -47,9 +49,12 @@ Outcome Run(Api api, uint32_t m, uint32_t k, uint32_t oriK, uint32_t work, bool 
     pipe.InitBuffer(bsum, stat);
     pipe.InitBuffer(bmax, stat);
     pipe.InitBuffer(bt, work);
+    const bool flash = api == Api::kFlash || api == Api::kFlashV2 || api == Api::kFlashV2Update;
+    if (flash) pipe.InitBuffer(bexp, stat);
     const LocalTensor<T> src = bs.Get<T>(), dst = inPlace ? src : bd.Get<T>();
     const LocalTensor<T> sum = bsum.Get<T>(), max = bmax.Get<T>();
     const LocalTensor<uint8_t> tmp = bt.Get<uint8_t>();
+    const LocalTensor<T> expMax = flash ? bexp.Get<T>() : sum;  // SoftMax and LogSoftMax: none
     const auto bytesOf = [](const auto& t, uint32_t n) {
       const auto* p = reinterpret_cast<const uint8_t*>(t.HostPtr());
       return std::vector<uint8_t>(p, p + n);
@@ -58,11 +63,12 @@ Outcome Run(Api api, uint32_t m, uint32_t k, uint32_t oriK, uint32_t work, bool 
     if (!inPlace) std::memset(dst.HostPtr(), 0x5a, bytes);
     std::memset(sum.HostPtr(), 0x5a, stat);
     std::memset(max.HostPtr(), 0x5a, stat);
+    std::memset(expMax.HostPtr(), 0x5a, stat);
     std::memset(tmp.HostPtr(), 0x5a, work);
     const auto all = [&] {
       std::vector<uint8_t> v = bytesOf(src, bytes);
-      for (const auto& part :
-           {bytesOf(dst, bytes), bytesOf(sum, stat), bytesOf(max, stat), bytesOf(tmp, work)}) {
+      for (const auto& part : {bytesOf(dst, bytes), bytesOf(sum, stat), bytesOf(max, stat),
+                               bytesOf(tmp, work), bytesOf(expMax, stat)}) {
         v.insert(v.end(), part.begin(), part.end());
       }
       return v;
@@ -74,8 +80,22 @@ Outcome Run(Api api, uint32_t m, uint32_t k, uint32_t oriK, uint32_t work, bool 
         AscendC::SoftMax<T>(dst, sum, max, src, tmp, SoftMaxTiling{}, shape);
       } else if (api == Api::kSoftMaxNoStats) {
         AscendC::SoftMax<T>(dst, src, tmp, SoftMaxTiling{}, shape);
-      } else {
+      } else if (api == Api::kLog) {
         AscendC::LogSoftMax<T>(dst, sum, max, src, tmp, LogSoftMaxTiling{}, shape);
+      } else if (api == Api::kFlash) {
+        // A tiling made for the shape (float data: splits of w / 72 rows), run as given.
+        const SoftMaxTiling t =
+            AscendC::SoftMaxFlashV2TilingFunc(shape, sizeof(T), sizeof(T), work);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+        AscendC::SoftmaxFlash<T>(dst, sum, max, src, expMax, sum, max, tmp, t, false, shape);
+#pragma GCC diagnostic pop
+      } else if (api == Api::kFlashV2) {  // the kernel's re-tile of the work buffer
+        AscendC::SoftmaxFlashV2<T, false>(dst, sum, max, src, expMax, sum, max, tmp,
+                                          SoftMaxTiling{}, shape);
+      } else {
+        AscendC::SoftmaxFlashV2<T, true>(dst, sum, max, src, expMax, sum, max, tmp, SoftMaxTiling{},
+                                         shape);
       }
     } catch (const lngrad::aicore::KernelCheckError& e) {
       lngrad::aicore::DismissKernelCheck(e);
@@ -139,6 +159,28 @@ TEST(SoftMaxDefectApi, BigBlockRepeatsAbove255AreRefusedOn2002) {
                       "BigBlockReduce");
   ExpectDefect<half>(Api::kSoftMaxNoStats, {1, 16960, 16960, 70000}, {1, 16960, 16832, 70000},
                      "(1 here)");
+}
+
+// SoftmaxFlash without update on 2002 runs SoftMaxNDImpl, SoftMax's NewReduce{Max,Sum}LastNDImpl
+// with the tiling's splits: the same shapes are refused; unchecked it gives the device's numbers
+// (replay.SoftMaxV200Replay.SoftmaxFlashWrappedOperandsFollowTheDeviceUnchecked).
+TEST(SoftMaxDefectApi, SoftmaxFlashWithoutUpdateIsRefusedOn2002) {
+  ExpectDefect<float>(Api::kFlash, {256, 128, 128, 256 * 288}, {256, 128, 128, 248 * 288},
+                      "256 mod 256 = 0 rows");
+  ExpectDefect<float>(Api::kFlash, {3, 2048, 100, 40000}, {3, 2040, 100, 40000},
+                      "FirstBlockCopyImpl");
+  ExpectDefect<half>(Api::kFlash, {2, 2064, 200, 40000}, {2, 2064, 512, 40000}, "(2 here)");
+}
+
+// SoftmaxFlashV2's generic loop on 2002 (no update and update alike) reduces each split with
+// NewReduce{Max,Sum}LastNDImpl over SoftMax's operands (srcK = splitK): refused in checked mode.
+TEST(SoftMaxDefectApi, SoftmaxFlashV2GenericIsRefusedOn2002) {
+  for (const Api api : {Api::kFlashV2, Api::kFlashV2Update}) {
+    ExpectDefect<float>(api, {256, 128, 128, 256 * 288}, {256, 128, 128, 248 * 288}, "NextBlock");
+    ExpectDefect<float>(api, {3, 2048, 300, 40000}, {1, 2048, 300, 40000}, "the first Max/Add");
+    ExpectDefect<half>(api, {2, 2064, 100, 40000}, {2, 2064, 512, 40000}, "(2 here)");
+    ExpectDefect<float>(api, {1, 16896, 16896, 70000}, {1, 16896, 16895, 70000}, "BigBlockReduce");
+  }
 }
 
 }  // namespace

@@ -49,6 +49,9 @@ enum class Api { kSoftMax, kLog, kSimple, kFlash };
 struct Case {
   Api api = Api::kSoftMax;
   bool stats = true, reuse = false, stack = false, host = false, inPlace = false;
+  // flashTiling: a tiling made for the shape by the kernel's SoftMaxFlashV2TilingFunc (splits of
+  // w / (32 / sizeof(S) + 64) rows for float data), which SoftmaxFlash runs as given.
+  bool flashTiling = false;
   uint32_t tmpBytes = 0;
 };
 
@@ -227,6 +230,10 @@ void Compare(const Shape& s, const Case& c, uint32_t seed) {
   if (c.host) {
     AscendC::SoftMaxTilingFunc(ge::Shape({s.m, s.k}), typeSize2, c.tmpBytes, tiling);
     t = softmax_replay_test::Mirror(tiling);
+  } else if (c.flashTiling) {
+    tiling = AscendC::SoftMaxFlashV2TilingFunc({s.m, s.k, s.m, s.oriK}, sizeof(T), typeSize2,
+                                               c.tmpBytes);
+    t = softmax_replay_test::Mirror(tiling);
   } else {
     t = rp::SmxKernelTiling(c.tmpBytes / 4, s.m, s.k, s.m, sizeof(T), typeSize2, false);
   }
@@ -380,6 +387,36 @@ TEST(SoftMaxV200Replay, WrappedOperandsFollowTheDeviceUnchecked) {
   Compare<rp::Half, rp::Half>({1, 16896, 16896}, c, ++seed);
   c.api = Api::kLog;
   Compare<float, float>({1, 16904, 16900}, c, ++seed);
+  lngrad::aicore::SetCheckedMode(was);
+}
+
+// SoftmaxFlash without update on 2002 runs SoftMaxNDImpl, whose splits the device gets wrong as
+// SoftMax's (checked mode refuses them, tests/adv softmax_defect_test.cpp): unchecked, lngrad
+// gives the device's dst and statistics (its work buffer stays marked). Tilings made for the
+// shape: splits of 256 rows with oriSrcK in [128, 512), in place; srcK of 2048 and more with
+// several rows a split; oriSrcK from 16896.
+TEST(SoftMaxV200Replay, SoftmaxFlashWrappedOperandsFollowTheDeviceUnchecked) {
+  const bool was = lngrad::aicore::CheckedMode();
+  lngrad::aicore::SetCheckedMode(false);
+  uint32_t seed = 1500;
+  Case c = Results(Api::kFlash, true);
+  c.flashTiling = true;
+  c.inPlace = true;
+  c.tmpBytes = 256 * 72 * 4;  // splits of all 256 rows
+  Compare<float, float>({256, 128, 128}, c, ++seed);
+  c.inPlace = false;
+  for (const Shape& s : {Shape{3, 2048, 100}, Shape{4, 2048, 300}, Shape{2, 2064, 64}}) {
+    c.tmpBytes = 40000;
+    Compare<float, float>(s, c, ++seed);
+  }
+  for (const Shape& s : {Shape{3, 2048, 130}, Shape{5, 2048, 200}}) {
+    c.tmpBytes = 60000;
+    Compare<rp::Half, rp::Half>(s, c, ++seed);
+    Compare<rp::Half, float>(s, c, ++seed);
+  }
+  c.tmpBytes = 70000;
+  Compare<float, float>({1, 16904, 16900}, c, ++seed);
+  Compare<rp::Half, rp::Half>({1, 16896, 16896}, c, ++seed);
   lngrad::aicore::SetCheckedMode(was);
 }
 

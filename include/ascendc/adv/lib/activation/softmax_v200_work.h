@@ -32,7 +32,9 @@
 // [128, 512), srcK / 8 above 255 with oriSrcK in [64, 512) and splits of several rows, oriSrcK
 // from 16896): checked mode refuses them (softmax_device_defect) before anything is written;
 // unchecked, the steps above with the wrapped operands give the results too (V200Device,
-// V200Store), rows the steps skip reducing what the simulated UB holds in A.
+// V200Store), rows the steps skip reducing what the simulated UB holds in A. SoftmaxFlash
+// without update runs this (SoftMaxNDImpl) the same way; SoftmaxFlashV2's generic loop runs the
+// same reductions: refused in checked mode (CheckFlashV2V200Defect), not followed unchecked.
 #pragma once
 
 #include <algorithm>
@@ -183,6 +185,26 @@ inline std::string V200Defect(const AscendC::tiling::SoftMaxTiling& t, const Dim
            std::to_string((8 + 256) * kLanes - 1) + " columns";
   }
   return {};
+}
+
+// SoftmaxFlashV2's generic split loop on 2002 (membase/common/softmax_flashv2_impl/
+// softmax_flashv2_{no_update,update}_impl.h, no config shape) reduces each split with
+// NewReduce{Max,Sum}LastNDImpl over ReduceLastND {splitM, oriSrcK, splitM, splitK, reduceM,
+// reduceK} (the tail split: tailM rows), SoftMax's operands with srcK = splitK: checked mode
+// refuses the kernel tiling t's splits V200Defect names (softmax_device_defect) before anything
+// is written. Unchecked, lngrad's rows stand (the device's sequence is not followed: open).
+// generic: the call takes that loop (not isBasicBlock, the M1 mode or a config shape).
+inline void CheckFlashV2V200Defect(bool generic, const AscendC::tiling::SoftMaxTiling& t,
+                                   const Dims& d) {
+  if (!generic || !CheckedMode() || detail::rep::RunningArch() != NpuArch::k2002) return;
+  if (t.splitM == 0 || t.splitK == 0 || d.oriK == 0) return;
+  const std::string defect = V200Defect(t, Dims{d.m, t.splitK, d.oriK});
+  if (defect.empty()) return;
+  RaiseKernelCheck(checks::kSoftmaxDeviceDefect,
+                   "SoftmaxFlashV2: srcShape {" + std::to_string(d.m) + ", " + std::to_string(d.k) +
+                       "}, oriSrcK " + std::to_string(d.oriK) + " with splits of " +
+                       std::to_string(t.splitM) + " rows (splitK " + std::to_string(t.splitK) +
+                       ") is computed wrongly by the device's 2002 generic sequence: " + defect);
 }
 
 // The device's results of a call V200Defect names, as SoftMaxWorkV200 computes them (unchecked

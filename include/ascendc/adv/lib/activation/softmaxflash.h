@@ -11,7 +11,11 @@
 // On 2201/2002 the generic update runs softmaxflash_work.h instead (the kit's instructions over
 // the work buffer, its ReduceMaxLastNDImpl order, 2002's lane-0 broadcasts); FlashRow stays for
 // what that model does not take (the header there). Each row's statistics are read before any is
-// written (outputs may alias the inputs). On 3510
+// written (outputs may alias the inputs). Without update on 2002 the splits whose
+// NewReduce{Max,Sum}LastNDImpl operands wrap (softmax_v200_work.h V200Defect) are refused in
+// checked mode and follow the device unchecked, as SoftMax's; the update's 2002 reductions
+// (ReduceMaxLastNDImpl, ReduceSumLastNDImpl: WholeReduce of at most 255 rows at a time) have no
+// such operands. On 3510
 // the update is regbase/3510/softmax_flash_impl.h's sequence (FlashRowReg: src read twice per
 // row, for the max and after the row's max is stored) and its two loops: dst is stored after
 // every row's statistics (FlashRowsReg).
@@ -253,12 +257,16 @@ SoftmaxFlash(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
   if (!isUpdate) {
     // membase: SoftMaxNDImpl<T1, T2> (isBasicBlock left false) whatever isBasicBlock says; its
     // work buffer as SoftMax's over the kernel's tiling (2201 softmax_work.h, 2002
-    // softmax_v200_work.h).
+    // softmax_v200_work.h). On 2002 the splits whose NewReduce{Max,Sum}LastNDImpl operands wrap
+    // (V200Defect) are refused in checked mode before anything is written; unchecked, dev holds
+    // the device's dst and statistics, stored over SoftMaxRows's (V200Store), as SoftMax's.
     const SoftMaxTiling kt = sd::FlashKernelTiling(tiling, dims, blk, floats, isBasicBlock, false);
-    if (kt.splitM != 0 && (sd::SoftMaxWork<D, U>("SoftmaxFlash", loc, kt, dims, srcTensor,
-                                                 &sumTensor, &maxTensor, sharedTmpBuffer) ||
-                           sd::SoftMaxWorkV200<D, U>("SoftmaxFlash", loc, kt, dims, srcTensor,
-                                                     &sumTensor, &maxTensor, sharedTmpBuffer))) {
+    sd::V200Device dev;
+    if (kt.splitM != 0 &&
+        (sd::SoftMaxWork<D, U>("SoftmaxFlash", loc, kt, dims, srcTensor, &sumTensor, &maxTensor,
+                               sharedTmpBuffer) ||
+         sd::SoftMaxWorkV200<D, U>("SoftmaxFlash", loc, kt, dims, srcTensor, &sumTensor, &maxTensor,
+                                   sharedTmpBuffer, false, &dev))) {
       leave.Modelled();
     }
     // The row max reads the splits of the tiling the kernel runs (its re-tile's for another
@@ -266,6 +274,7 @@ SoftmaxFlash(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
     sd::SoftMaxRows<D, U>("SoftmaxFlash", false, sd::Finish::kDiv, dstTensor, &sumTensor,
                           &maxTensor, srcTensor, &sharedTmpBuffer,
                           sd::WithSplits(sd::RegBasicDims(regBasic, dims), kt), loc);
+    sd::V200Store<D, U>(dev, dstTensor, &sumTensor, &maxTensor);
     return;
   }
   const bool basic2201 =

@@ -15,7 +15,9 @@
 // (regbase/3510/softmax_flashv2_impl.h): RegRowSum for every row, the register Max, the first
 // oriSrcK columns of dst (isBasicBlock: ceil(oriSrcK / 64) * 64, RegBasicDims), half expMax from
 // float lanes l / 2; in SOFTMAX_OUTPUT_WITHOUT_BRC mode without update the srcK = 8 and 16 paths
-// store statistics up to the last register's end (M1StatRows).
+// store statistics up to the last register's end (M1StatRows). On 2002 the generic loop's
+// splits whose NewReduce{Max,Sum}LastNDImpl operands wrap are refused in checked mode
+// (softmax_v200_work.h CheckFlashV2V200Defect); unchecked they keep lngrad's rows.
 #pragma once
 
 #include "lib/activation/softmax.h"
@@ -654,6 +656,9 @@ void SoftmaxFlashV2(const LocalTensor<D>& dstTensor, const LocalTensor<U>& expSu
   sd::CheckFlashV2BasicDefect(basic && !m1 && !sd::RegBase(), run, d);
   // The work buffer of the generic split loop on 2201 (softmax_flash_scratch.h).
   constexpr bool generic = !m1 && (config.oriSrcM == 0 || config.oriSrcK == 0);
+  // 2002's generic loop: the splits whose NewReduce{Max,Sum}LastNDImpl operands wrap are refused
+  // in checked mode, before writing (softmax_v200_work.h CheckFlashV2V200Defect).
+  sd::CheckFlashV2V200Defect(generic && !basic, run, d);
   sd::FlashV2Scratch sc(generic && !basic, sharedTmpBuffer, run, d, isUpdate,
                         std::is_same_v<D, half>, std::is_same_v<U, half>);
   // The isBasicBlock path's (softmax_flashv2_paths.h): unchecked, for the defect shapes it
