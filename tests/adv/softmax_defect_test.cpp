@@ -4,8 +4,10 @@
 // V200Defect). Checked mode refuses them (softmax_device_defect) before the call writes anything;
 // a shape or buffer next to them runs; unchecked runs them (the device's numbers and work buffer
 // are pinned by replay.SoftMaxV200Replay.WrappedOperandsFollowTheDeviceUnchecked). The same
-// reductions in SoftmaxFlash without update (SoftMaxNDImpl: refused and followed as SoftMax) and
-// SoftmaxFlashV2's generic loop, with and without update (refused; unchecked lngrad's rows).
+// reductions in SoftmaxFlash without update (SoftMaxNDImpl: refused and followed as SoftMax),
+// SoftmaxFlashV2's generic loop, with and without update (refused; unchecked its float form
+// follows the device, replay.SoftMaxV200Replay.SoftmaxFlashV2WrappedOperandsFollowTheDevice-
+// Unchecked) and its constant-shape config path (refused).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -23,7 +25,21 @@ using AscendC::LocalTensor;
 
 constexpr const char* k310P = "Ascend310P1";
 
-enum class Api { kSoftMax, kSoftMaxNoStats, kLog, kFlash, kFlashV2, kFlashV2Update };
+enum class Api {
+  kSoftMax,
+  kSoftMaxNoStats,
+  kLog,
+  kFlash,
+  kFlashV2,
+  kFlashV2Update,
+  kFlashV2Cfg130,  // SoftmaxFlashV2 with config {oriSrcM 1, oriSrcK 130}: no update, update
+  kFlashV2Cfg130Update,
+  kFlashV2Cfg16900  // config {1, 16900}, no update
+};
+
+// The constant-shape configs (oriSrcM 1: not the config's basic block).
+constexpr AscendC::SoftmaxConfig kCfg130{true, 1, 130};
+constexpr AscendC::SoftmaxConfig kCfg16900{true, 1, 16900};
 
 struct Outcome {
   std::string check, msg;
@@ -49,7 +65,7 @@ Outcome Run(Api api, uint32_t m, uint32_t k, uint32_t oriK, uint32_t work, bool 
     pipe.InitBuffer(bsum, stat);
     pipe.InitBuffer(bmax, stat);
     pipe.InitBuffer(bt, work);
-    const bool flash = api == Api::kFlash || api == Api::kFlashV2 || api == Api::kFlashV2Update;
+    const bool flash = api != Api::kSoftMax && api != Api::kSoftMaxNoStats && api != Api::kLog;
     if (flash) pipe.InitBuffer(bexp, stat);
     const LocalTensor<T> src = bs.Get<T>(), dst = inPlace ? src : bd.Get<T>();
     const LocalTensor<T> sum = bsum.Get<T>(), max = bmax.Get<T>();
@@ -93,9 +109,18 @@ Outcome Run(Api api, uint32_t m, uint32_t k, uint32_t oriK, uint32_t work, bool 
       } else if (api == Api::kFlashV2) {  // the kernel's re-tile of the work buffer
         AscendC::SoftmaxFlashV2<T, false>(dst, sum, max, src, expMax, sum, max, tmp,
                                           SoftMaxTiling{}, shape);
-      } else {
+      } else if (api == Api::kFlashV2Update) {
         AscendC::SoftmaxFlashV2<T, true>(dst, sum, max, src, expMax, sum, max, tmp, SoftMaxTiling{},
                                          shape);
+      } else if (api == Api::kFlashV2Cfg130) {
+        AscendC::SoftmaxFlashV2<T, false, false, false, false, kCfg130>(
+            dst, sum, max, src, expMax, sum, max, tmp, SoftMaxTiling{}, shape);
+      } else if (api == Api::kFlashV2Cfg130Update) {
+        AscendC::SoftmaxFlashV2<T, true, false, false, false, kCfg130>(
+            dst, sum, max, src, expMax, sum, max, tmp, SoftMaxTiling{}, shape);
+      } else {
+        AscendC::SoftmaxFlashV2<T, false, false, false, false, kCfg16900>(
+            dst, sum, max, src, expMax, sum, max, tmp, SoftMaxTiling{}, shape);
       }
     } catch (const lngrad::aicore::KernelCheckError& e) {
       lngrad::aicore::DismissKernelCheck(e);
@@ -181,6 +206,24 @@ TEST(SoftMaxDefectApi, SoftmaxFlashV2GenericIsRefusedOn2002) {
     ExpectDefect<half>(api, {2, 2064, 100, 40000}, {2, 2064, 512, 40000}, "(2 here)");
     ExpectDefect<float>(api, {1, 16896, 16896, 70000}, {1, 16896, 16895, 70000}, "BigBlockReduce");
   }
+}
+
+// SoftmaxFlashV2's constant-shape config path on 2002 (not its basic block) reduces with
+// NewReduce{Max,Sum}LastNDImpl at a row stride of config.oriSrcK rounded up to 8: splits of more
+// than 255 rows with config.oriSrcK in [128, 512) and config.oriSrcK from 16896 wrap, refused in
+// checked mode before anything is written (splits of 248 rows run); unchecked they run.
+TEST(SoftMaxDefectApi, SoftmaxFlashV2ConfigIsRefusedOn2002) {
+  for (const Api api : {Api::kFlashV2Cfg130, Api::kFlashV2Cfg130Update}) {
+    ExpectDefect<float>(api, {256, 136, 136, 256 * 288}, {256, 136, 136, 248 * 288},
+                        "stride of 136");
+  }
+  const Outcome b = ::Run<float>(Api::kFlashV2Cfg16900, 1, 16904, 16904, 70000, true);
+  EXPECT_EQ(b.check, "softmax_device_defect") << b.msg;
+  EXPECT_NE(b.msg.find("BigBlockReduce"), std::string::npos) << b.msg;
+  EXPECT_TRUE(b.kept) << "the refused call wrote its tensors or buffer";
+  const Outcome u = ::Run<float>(Api::kFlashV2Cfg16900, 1, 16904, 16904, 70000, false);
+  EXPECT_EQ(u.check, "") << u.msg;
+  EXPECT_FALSE(u.kept);
 }
 
 }  // namespace

@@ -277,6 +277,62 @@ void ReplaySimpleSoftMaxHalfV200(const SmxTiling& t, const Half* src, const S* i
   if (t.tailM != 0) one(uint64_t{t.rangeM} * t.splitSize, t.rangeM * step2, t.tailM);
 }
 
+namespace {
+
+// One split of SoftmaxFlashV2's float generic loop (no update: SoftmaxFlashV2NoUpdateImpl; update:
+// SoftmaxFlashV2UpdateImpl, 2002's Adds for the max's store). nr: the split's reduceSize (the
+// counter mask of the update's lane steps).
+void FlashV2Split(const SmxTiling& t, uint32_t oriK, const FlashV2V200Io& io, uint32_t m,
+                  uint64_t off1, uint64_t off2) {
+  const Split s{m, oriK, t.splitK, t.reduceK};
+  const uint64_t n = uint64_t{m} * t.splitK, nr = uint64_t{m} * t.reduceK;
+  float* dst = io.dst + off1;
+  const float* src = io.src + off1;
+  if (!io.update) {
+    float* tmp0 = io.work;  // the reductions' 64-lane scratch
+    NewReduce(Op::kMax, src, io.max + off2, tmp0, s);
+    std::memmove(dst, src, n * 4);  // GenericSubNDImpl(dst, src, max)
+    ByLane(dst, io.max + off2, m, t.srcK, t.reduceK, [](float a, float b) { return a - b; });
+    for (uint64_t i = 0; i < n; ++i) dst[i] = Exp(dst[i]);
+    NewReduce(Op::kSum, dst, io.expSum + off2, tmp0, s);
+    return;
+  }
+  float* tmp0 = io.work;                 // [reduceSize): the reduced block
+  float* tmp1 = io.work + t.reduceSize;  // the reductions' scratch, splitM * 64
+  NewReduce(Op::kMax, src, tmp0, tmp1, s);
+  for (uint64_t i = 0; i < nr; ++i) tmp0[i] = Bin(Op::kMax, io.inMax[off2 + i], tmp0[i]);
+  for (uint64_t i = 0; i < nr; ++i) tmp1[i] = io.inMax[off2 + i] - tmp0[i];
+  for (uint64_t i = 0; i < nr; ++i) io.expMax[off2 + i] = Exp(tmp1[i]);
+  std::memmove(dst, src, n * 4);
+  ByLane(dst, tmp0, m, t.srcK, t.reduceK, [](float a, float b) { return a - b; });
+  for (uint64_t i = 0; i < n; ++i) dst[i] = Exp(dst[i]);
+  for (uint64_t i = 0; i < nr; ++i) io.max[off2 + i] = tmp0[i] + 0.0f;  // Adds 0
+  NewReduce(Op::kSum, dst, tmp0, tmp1, s);
+  for (uint64_t i = 0; i < nr; ++i)
+    io.expSum[off2 + i] = io.expMax[off2 + i] * io.inExpSum[off2 + i];
+  for (uint64_t i = 0; i < nr; ++i) io.expSum[off2 + i] = io.expSum[off2 + i] + tmp0[i];
+}
+
+}  // namespace
+
+void ReplaySoftmaxFlashV2V200(const SmxTiling& t, uint32_t oriK, const FlashV2V200Io& io) {
+  // SoftmaxFlashV2NoUpdateExtImpl / SoftmaxFlashV2NDExtImpl: i <= rangeM, the tail after the
+  // last full split at rangeM * splitSize and rangeM * reduceSize.
+  uint32_t m = t.splitM;
+  uint64_t off1 = 0, off2 = 0;
+  for (uint32_t i = 0; i <= t.rangeM; ++i) {
+    FlashV2Split(t, oriK, io, m, off1, off2);
+    off1 += t.splitSize;
+    off2 += t.reduceSize;
+    if (i == t.rangeM - 1) {
+      if (t.tailM == 0) break;
+      off1 = uint64_t{t.rangeM} * t.splitSize;
+      off2 = uint64_t{t.rangeM} * t.reduceSize;
+      m = t.tailM;
+    }
+  }
+}
+
 template void ReplaySoftMaxV200<float, float>(const SmxTiling&, uint32_t,
                                               const V200Io<float, float>&);
 template void ReplaySoftMaxV200<Half, Half>(const SmxTiling&, uint32_t, const V200Io<Half, Half>&);

@@ -55,4 +55,23 @@ template <class S>
 void ReplaySimpleSoftMaxHalfV200(const SmxTiling& t, const Half* src, const S* inSum,
                                  const S* inMax, Half* dst, float* work);
 
+// SoftmaxFlashV2's generic loop (no config shape, not isBasicBlock) on 2002, float data and
+// statistics (session 22, w2b, reading membase/common/softmax_flashv2_impl/
+// softmax_flashv2_{no_update,update}_impl.h's float SoftmaxFlashV2NoUpdateImpl /
+// SoftmaxFlashV2UpdateImpl, softmax_flashv2_common_impl.h's SoftmaxFlashV2NoUpdateExtImpl /
+// SoftmaxFlashV2NDExtImpl loops and the reductions above). inExpSum and inMax may be expSum and
+// max (each split reads its own block before writing it).
+struct FlashV2V200Io {
+  const float* src;
+  float* dst;
+  float* expSum;
+  float* max;
+  float* expMax;
+  const float* inExpSum;
+  const float* inMax;
+  float* work;
+  bool update;
+};
+void ReplaySoftmaxFlashV2V200(const SmxTiling& t, uint32_t oriK, const FlashV2V200Io& io);
+
 }  // namespace lngrad_replay

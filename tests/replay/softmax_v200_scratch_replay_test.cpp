@@ -42,7 +42,9 @@ constexpr const char* kSoc = "Ascend310P1";
 
 // kFlash: SoftmaxFlash without update, whose membase code is SoftMaxNDImpl's with statistics
 // (results only: its work buffer stays marked).
-enum class Api { kSoftMax, kLog, kSimple, kFlash };
+// kFlashV2 / kFlashV2Update: SoftmaxFlashV2's generic loop (float; inExpSum and inMax are expSum
+// and max; results and expMax only: its work buffer stays marked).
+enum class Api { kSoftMax, kLog, kSimple, kFlash, kFlashV2, kFlashV2Update };
 
 // One case: data T, statistics S (none: stats false), the API and its options.
 // inPlace: dst is src (two tensors of the 256-row splits below do not fit the UB).
@@ -57,7 +59,7 @@ struct Case {
 
 // Every tensor of one call, as bytes.
 struct Mem {
-  std::vector<uint8_t> src, dst, sum, max, tmp;
+  std::vector<uint8_t> src, dst, sum, max, tmp, expMax;
 };
 
 template <class T>
@@ -100,11 +102,18 @@ Mem Initial(const Shape& s, const Case& c, uint32_t statElems, uint32_t seed) {
     std::vector<S> sum(statElems + kPast), max(sum.size());
     for (size_t i = 0; i < sum.size(); ++i) {
       sum[i] = rp::FromFloat<S>(1.5f + 0.5f * static_cast<float>(i % 900));
-      max[i] = rp::FromFloat<S>(c.api == Api::kSimple ? 2.0f - 0.25f * static_cast<float>(i % 40)
-                                                      : -700.0f - 0.25f * static_cast<float>(i));
+      const bool in = c.api == Api::kSimple || c.api == Api::kFlashV2Update;  // read as inputs
+      max[i] = rp::FromFloat<S>(in ? 2.0f - 0.25f * static_cast<float>(i % 40)
+                                   : -700.0f - 0.25f * static_cast<float>(i));
     }
     m.sum = AsBytes(sum);
     m.max = AsBytes(max);
+    if (c.api == Api::kFlashV2 || c.api == Api::kFlashV2Update) {
+      std::vector<T> em(statElems + kPast);
+      for (size_t i = 0; i < em.size(); ++i)
+        em[i] = rp::FromFloat<T>(-3.0f - 0.5f * static_cast<float>(i % 11));
+      m.expMax = AsBytes(em);
+    }
   }
   m.tmp.assign(c.tmpBytes, kFill);
   return m;
@@ -128,9 +137,13 @@ template <class T, class S>
 void Call(const Case& c, const LocalTensor<Dev<T>>& dst, const LocalTensor<Dev<S>>& sum,
           const LocalTensor<Dev<S>>& max, const LocalTensor<Dev<T>>& src,
           const LocalTensor<uint8_t>& tmp, const SoftMaxTiling& tiling,
-          const AscendC::SoftMaxShapeInfo& shape) {
+          const AscendC::SoftMaxShapeInfo& shape, const LocalTensor<Dev<T>>& expMax) {
   using DT = Dev<T>;
-  if (c.api == Api::kLog) {
+  if (c.api == Api::kFlashV2) {
+    AscendC::SoftmaxFlashV2<DT, false>(dst, sum, max, src, expMax, sum, max, tmp, tiling, shape);
+  } else if (c.api == Api::kFlashV2Update) {
+    AscendC::SoftmaxFlashV2<DT, true>(dst, sum, max, src, expMax, sum, max, tmp, tiling, shape);
+  } else if (c.api == Api::kLog) {
     if constexpr (std::is_same_v<T, S>) {
       AscendC::LogSoftMax<DT>(dst, sum, max, src, tmp, LogSoftMaxTiling{}, shape);
     }
@@ -171,7 +184,7 @@ Mem Run(const Shape& s, const Case& c, const Mem& in, const SoftMaxTiling& tilin
   opts.soc = kSoc;
   const auto kernel = [&] {
     AscendC::TPipe pipe;
-    AscendC::TBuf<> bs, bd, bsum, bmax, bt, filler;
+    AscendC::TBuf<> bs, bd, bsum, bmax, bt, filler, bexp;
     const LocalTensor<Dev<T>> src = Staged<T>(pipe, bs, in.src);
     const LocalTensor<Dev<T>> dst = c.inPlace ? src : Staged<T>(pipe, bd, in.dst);
     LocalTensor<Dev<S>> sum, max;
@@ -179,12 +192,15 @@ Mem Run(const Shape& s, const Case& c, const Mem& in, const SoftMaxTiling& tilin
       sum = Staged<S>(pipe, bsum, in.sum);
       max = Staged<S>(pipe, bmax, in.max);
     }
+    LocalTensor<Dev<T>> expMax;
+    if (!in.expMax.empty()) expMax = Staged<T>(pipe, bexp, in.expMax);
     LocalTensor<uint8_t> tmp;
     rp::scratch_test::TakeScratch(pipe, bt, filler, c.stack, c.tmpBytes, &tmp);
     if (::testing::Test::HasFatalFailure()) return;
     std::copy(in.tmp.begin(), in.tmp.end(), tmp.HostPtr());
     const AscendC::SoftMaxShapeInfo shape{s.m, s.k, s.m, s.oriK};
-    Call<T, S>(c, dst, sum, max, src, tmp, tiling, shape);
+    Call<T, S>(c, dst, sum, max, src, tmp, tiling, shape, expMax);
+    if (!in.expMax.empty()) Back(g.expMax, expMax);
     Back(g.src, src);
     Back(g.dst, dst);
     if (c.stats) {
@@ -214,10 +230,12 @@ void ExpectSame(const std::vector<uint8_t>& got, const std::vector<uint8_t>& wan
 
 template <class T, class S>
 void Compare(const Shape& s, const Case& c, uint32_t seed) {
-  const char* api = c.api == Api::kLog      ? "LogSoftMax"
-                    : c.api == Api::kSimple ? "SimpleSoftMax"
-                    : c.api == Api::kFlash  ? "SoftmaxFlash"
-                                            : "SoftMax";
+  const char* api = c.api == Api::kLog       ? "LogSoftMax"
+                    : c.api == Api::kSimple  ? "SimpleSoftMax"
+                    : c.api == Api::kFlash   ? "SoftmaxFlash"
+                    : c.api == Api::kSoftMax ? "SoftMax"
+                    : c.api == Api::kFlashV2 ? "SoftmaxFlashV2"
+                                             : "SoftmaxFlashV2 update";
   const std::string what =
       std::string(api) + (std::is_same_v<T, float> ? "<float" : "<half") +
       (c.stats ? (std::is_same_v<S, float> ? ", float stats" : ", half stats") : ", no stats") +
@@ -250,6 +268,13 @@ void Compare(const Shape& s, const Case& c, uint32_t seed) {
     if constexpr (std::is_same_v<T, rp::Half>) {
       rp::ReplaySimpleSoftMaxHalfV200<S>(t, src, sum, max, dst, work);
     }
+  } else if (c.api == Api::kFlashV2 || c.api == Api::kFlashV2Update) {
+    if constexpr (std::is_same_v<T, float> && std::is_same_v<S, float>) {
+      rp::ReplaySoftmaxFlashV2V200(
+          t, s.oriK,
+          {src, dst, sum, max, reinterpret_cast<float*>(want.expMax.data()), sum, max, work,
+           c.api == Api::kFlashV2Update});
+    }
   } else {
     rp::ReplaySoftMaxV200<T, S>(t, s.oriK, {src, dst, sum, max, work, c.api == Api::kLog});
   }
@@ -259,7 +284,10 @@ void Compare(const Shape& s, const Case& c, uint32_t seed) {
   ExpectSame(got.src, want.src, sizeof(T), "src");
   ExpectSame(got.sum, want.sum, sizeof(S), "sum");
   ExpectSame(got.max, want.max, sizeof(S), "max");
-  if (c.api != Api::kFlash) ExpectSame(got.tmp, want.tmp, 4, "work buffer");
+  ExpectSame(got.expMax, want.expMax, sizeof(T), "expMax");
+  if (c.api == Api::kSoftMax || c.api == Api::kLog || c.api == Api::kSimple) {
+    ExpectSame(got.tmp, want.tmp, 4, "work buffer");
+  }
 }
 
 const std::vector<Shape> kFloatShapes = {
@@ -417,6 +445,35 @@ TEST(SoftMaxV200Replay, SoftmaxFlashWrappedOperandsFollowTheDeviceUnchecked) {
   c.tmpBytes = 70000;
   Compare<float, float>({1, 16904, 16900}, c, ++seed);
   Compare<rp::Half, rp::Half>({1, 16896, 16896}, c, ++seed);
+  lngrad::aicore::SetCheckedMode(was);
+}
+
+// SoftmaxFlashV2's generic loop on 2002 (float; no update and update) runs the same reductions
+// (checked mode refuses the splits that wrap, tests/adv softmax_defect_test.cpp): unchecked,
+// lngrad gives the device's dst, statistics and expMax (its work buffer stays marked). Tilings
+// made for the shape: splits of 256 and 270 rows with oriSrcK in [128, 512), in place (the
+// update's Sub leaves inMax - max at the scratch's start, which the skipped rows reduce); srcK
+// of 2048 and more with several rows a split; oriSrcK from 16896.
+TEST(SoftMaxV200Replay, SoftmaxFlashV2WrappedOperandsFollowTheDeviceUnchecked) {
+  const bool was = lngrad::aicore::CheckedMode();
+  lngrad::aicore::SetCheckedMode(false);
+  uint32_t seed = 1600;
+  for (const Api api : {Api::kFlashV2, Api::kFlashV2Update}) {
+    Case c = Results(api, true);
+    c.flashTiling = true;
+    c.inPlace = true;
+    for (const Shape& s : {Shape{256, 128, 128}, Shape{270, 136, 130}}) {
+      c.tmpBytes = s.m * 72 * 4;  // splits of all the rows
+      Compare<float, float>(s, c, ++seed);
+    }
+    c.inPlace = false;
+    for (const Shape& s : {Shape{3, 2048, 100}, Shape{4, 2048, 300}, Shape{2, 2064, 64}}) {
+      c.tmpBytes = 40000;
+      Compare<float, float>(s, c, ++seed);
+    }
+    c.tmpBytes = 70000;
+    Compare<float, float>({1, 16904, 16900}, c, ++seed);
+  }
   lngrad::aicore::SetCheckedMode(was);
 }
 

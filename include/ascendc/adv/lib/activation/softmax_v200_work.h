@@ -33,12 +33,14 @@
 // from 16896): checked mode refuses them (softmax_device_defect) before anything is written;
 // unchecked, the steps above with the wrapped operands give the results too (V200Device,
 // V200Store), rows the steps skip reducing what the simulated UB holds in A. SoftmaxFlash
-// without update runs this (SoftMaxNDImpl) the same way; SoftmaxFlashV2's generic loop runs the
-// same reductions: refused in checked mode (CheckFlashV2V200Defect), not followed unchecked.
+// without update runs this (SoftMaxNDImpl) the same way; SoftmaxFlashV2's generic loop and its
+// config path run the same reductions: refused in checked mode (CheckFlashV2V200Defect); unchecked
+// the generic loop's float form follows the device (FlashV2DeviceV200, V200Store), the others not.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <utility>
 #include <type_traits>
@@ -188,23 +190,30 @@ inline std::string V200Defect(const AscendC::tiling::SoftMaxTiling& t, const Dim
 }
 
 // SoftmaxFlashV2's generic split loop on 2002 (membase/common/softmax_flashv2_impl/
-// softmax_flashv2_{no_update,update}_impl.h, no config shape) reduces each split with
-// NewReduce{Max,Sum}LastNDImpl over ReduceLastND {splitM, oriSrcK, splitM, splitK, reduceM,
-// reduceK} (the tail split: tailM rows), SoftMax's operands with srcK = splitK: checked mode
-// refuses the kernel tiling t's splits V200Defect names (softmax_device_defect) before anything
-// is written. Unchecked, lngrad's rows stand (the device's sequence is not followed: open).
-// generic: the call takes that loop (not isBasicBlock, the M1 mode or a config shape).
+// softmax_flashv2_{no_update,update}_impl.h) reduces each split with NewReduce{Max,Sum}LastNDImpl
+// over ReduceLastND {splitM, oriSrcK, splitM, srcK, reduceM, reduceK} (the tail split: tailM
+// rows), SoftMax's operands with srcK = splitK (no config shape) or, on the constant-shape config
+// path that is not the basic block (softmax_flashv2_common_impl.h SoftmaxFlashV2NoUpdate and
+// SoftmaxFlashV2NDImpl), oriSrcK = config.oriSrcK and srcK = cfgK, config.oriSrcK rounded up to
+// 8 (below 512 with oriSrcK in [64, 512), so there only splits of more than 255 rows and oriSrcK
+// from 16896 wrap). Checked mode refuses the kernel tiling t's splits V200Defect names
+// (softmax_device_defect) before anything is written. generic: the call takes those reductions
+// (not isBasicBlock, the M1 mode or the config's basic block); cfgK: 0 for t.splitK.
 inline void CheckFlashV2V200Defect(bool generic, const AscendC::tiling::SoftMaxTiling& t,
-                                   const Dims& d) {
+                                   const Dims& d, uint32_t cfgK = 0) {
   if (!generic || !CheckedMode() || detail::rep::RunningArch() != NpuArch::k2002) return;
-  if (t.splitM == 0 || t.splitK == 0 || d.oriK == 0) return;
-  const std::string defect = V200Defect(t, Dims{d.m, t.splitK, d.oriK});
+  const uint32_t srcK = cfgK != 0 ? cfgK : t.splitK;
+  if (t.splitM == 0 || srcK == 0 || d.oriK == 0) return;
+  const std::string defect = V200Defect(t, Dims{d.m, srcK, d.oriK});
   if (defect.empty()) return;
-  RaiseKernelCheck(checks::kSoftmaxDeviceDefect,
-                   "SoftmaxFlashV2: srcShape {" + std::to_string(d.m) + ", " + std::to_string(d.k) +
-                       "}, oriSrcK " + std::to_string(d.oriK) + " with splits of " +
-                       std::to_string(t.splitM) + " rows (splitK " + std::to_string(t.splitK) +
-                       ") is computed wrongly by the device's 2002 generic sequence: " + defect);
+  RaiseKernelCheck(
+      checks::kSoftmaxDeviceDefect,
+      "SoftmaxFlashV2: srcShape {" + std::to_string(d.m) + ", " + std::to_string(d.k) +
+          "}, oriSrcK " + std::to_string(d.oriK) +
+          (cfgK != 0 ? " (config, rows reduced at a stride of " + std::to_string(cfgK) + ")" : "") +
+          " with splits of " + std::to_string(t.splitM) + " rows (splitK " +
+          std::to_string(t.splitK) +
+          ") is computed wrongly by the device's 2002 generic sequence: " + defect);
 }
 
 // The device's results of a call V200Defect names, as SoftMaxWorkV200 computes them (unchecked
@@ -214,17 +223,96 @@ struct V200Device {
   using Runs = std::vector<std::pair<uint64_t, std::vector<float>>>;
   bool set = false;
   Runs dst, max, sum;
+  Runs expMax;  // SoftmaxFlashV2's update (FlashV2DeviceV200)
 };
 
 template <typename T, typename U>
 void V200Store(const V200Device& dev, const AscendC::LocalTensor<T>& dst,
-               const AscendC::LocalTensor<U>* sum, const AscendC::LocalTensor<U>* max) {
+               const AscendC::LocalTensor<U>* sum, const AscendC::LocalTensor<U>* max,
+               const AscendC::LocalTensor<T>* expMax = nullptr) {
   if (!dev.set) return;
   for (const auto& [at, v] : dev.dst) StoreRow(dst.HostPtr() + at, v);
+  for (const auto& [at, v] : dev.expMax) StoreRow(expMax->HostPtr() + at, v);
   for (size_t i = 0; sum != nullptr && i < dev.sum.size(); ++i) {
     StoreRow(max->HostPtr() + dev.max[i].first, dev.max[i].second);
     StoreRow(sum->HostPtr() + dev.sum[i].first, dev.sum[i].second);
   }
+}
+
+// SoftmaxFlashV2's generic loop on 2002, unchecked, for a tiling V200Defect names (float data and
+// statistics): the device's dst, max, expSum and (update) expMax into dev, split by split, from
+// the float SoftmaxFlashV2{NoUpdate,Update}Impl of membase/common/softmax_flashv2_impl/
+// softmax_flashv2_{no_update,update}_impl.h over a copy of the work buffer (buffer untouched):
+// - no update: V200Pass (max) into the max tensor's block (A at the buffer's start), the Sub
+//   (GenericSubNDImpl, column c: lane c % 8) and Exp over the split's srcK columns, V200Pass (sum)
+//   into expSum's block;
+// - update: the max pass into the buffer's [0, reduceSize) (A at reduceSize), Max(inMax, it) lane
+//   by lane, inMax - max into A's first m * 8 floats (the Sub into tmpBuffer1) and its Exp as
+//   expMax, the Sub and Exp, max = it + 0 (Adds), the sum pass into the same block, expSum =
+//   expMax * inExpSum + sum (Mul, then Add).
+// The blocks and A are read as they stand (the tensors' and buffer's bytes, then what earlier
+// splits and passes left). False where not modelled (lngrad's rows stand): other types, a
+// tiling not of the shape, a buffer short of A.
+template <typename T, typename U>
+bool FlashV2DeviceV200(bool update, const AscendC::tiling::SoftMaxTiling& t, const Dims& d,
+                       const T* src, const U* inMax, const U* inSum, const U* maxT, const U* sumT,
+                       const AscendC::LocalTensor<uint8_t>& tmp, V200Device& dev) {
+  if (!std::is_same_v<T, float> || !std::is_same_v<U, float> || CheckedMode() ||
+      detail::rep::RunningArch() != NpuArch::k2002 || t.splitM == 0 || t.splitK != d.k ||
+      t.srcK != d.k || t.reduceK != 8 || d.oriK == 0 || d.oriK > d.k || V200Defect(t, d).empty()) {
+    return false;
+  }
+  const uint64_t accAt = update ? t.reduceSize : 0;
+  const uint64_t need =
+      accAt + std::max<uint64_t>(uint64_t{t.splitM} * kLanes, (uint64_t{t.splitM} + 7) / 8 * 128);
+  if (tmp.HostPtr() == nullptr || tmp.View().size_bytes < need * 4) return false;
+  std::vector<float> w(need);
+  std::memcpy(w.data(), tmp.HostPtr(), need * 4);
+  float* acc = w.data() + accAt;
+  std::vector<float> x, mx, sm, em;
+  uint64_t hw = 0;
+  ForEachSplit(t, [&](uint64_t o1, uint64_t o2, uint32_t m) {
+    const uint64_t n = uint64_t{m} * d.k, nr = uint64_t{m} * t.reduceK;
+    LoadRow(x, src + o1, static_cast<uint32_t>(n));
+    float* maxAt = w.data();  // update: the buffer's block
+    if (!update) {
+      LoadRow(mx, maxT + o2, static_cast<uint32_t>(nr));
+      maxAt = mx.data();
+    }
+    V200Pass(WorkOp::kMax, x.data(), d.k, m, d.oriK, t.reduceK, maxAt, acc, hw);
+    if (update) {
+      em.resize(nr);
+      for (uint64_t j = 0; j < nr; ++j) {
+        const float im = Widen(inMax[o2 + j]);
+        maxAt[j] = im > maxAt[j] ? im : maxAt[j];
+        em[j] = im - maxAt[j];
+        acc[j] = em[j];  // the Sub writes inMax - max at A's start (tmpBuffer1)
+      }
+      ExpInPlace(em);
+      dev.expMax.emplace_back(o2, em);
+    }
+    for (uint64_t j = 0; j < n; ++j) x[j] = x[j] - maxAt[j / d.k * t.reduceK + j % d.k % 8];
+    ExpInPlace(x);
+    dev.dst.emplace_back(o1, x);
+    dev.max.emplace_back(o2, std::vector<float>(maxAt, maxAt + nr));
+    if (update) {
+      for (float& v : dev.max.back().second) v = v + 0.0f;
+    }
+    float* sumAt = w.data();
+    if (!update) {
+      LoadRow(sm, sumT + o2, static_cast<uint32_t>(nr));
+      sumAt = sm.data();
+    }
+    V200Pass(WorkOp::kSum, x.data(), d.k, m, d.oriK, t.reduceK, sumAt, acc, hw);
+    std::vector<float> out(sumAt, sumAt + nr);
+    for (uint64_t j = 0; update && j < nr; ++j) {
+      const float prod = em[j] * Widen(inSum[o2 + j]);
+      out[j] = prod + out[j];
+    }
+    dev.sum.emplace_back(o2, std::move(out));
+  });
+  dev.set = true;
+  return true;
 }
 
 // SoftMax (log: LogSoftMax) on 2002: writes what the kit's splits of t leave in the work buffer

@@ -16,8 +16,9 @@
 // oriSrcK columns of dst (isBasicBlock: ceil(oriSrcK / 64) * 64, RegBasicDims), half expMax from
 // float lanes l / 2; in SOFTMAX_OUTPUT_WITHOUT_BRC mode without update the srcK = 8 and 16 paths
 // store statistics up to the last register's end (M1StatRows). On 2002 the generic loop's
-// splits whose NewReduce{Max,Sum}LastNDImpl operands wrap are refused in checked mode
-// (softmax_v200_work.h CheckFlashV2V200Defect); unchecked they keep lngrad's rows.
+// and the config path's splits whose NewReduce{Max,Sum}LastNDImpl operands wrap are refused in
+// checked mode (softmax_v200_work.h CheckFlashV2V200Defect); unchecked, the generic loop's give
+// the device's outputs for float data (FlashV2DeviceV200), the other forms keep lngrad's rows.
 #pragma once
 
 #include "lib/activation/softmax.h"
@@ -646,6 +647,7 @@ void SoftmaxFlashV2(const LocalTensor<D>& dstTensor, const LocalTensor<U>& expSu
   if constexpr (config.oriSrcM != 0 && config.oriSrcK != 0 && !m1) {
     constexpr sd::CfgShape cfg{config.oriSrcM, config.oriSrcK};
     const sd::CfgPath path = sd::FlashV2Config<U>(cfg, isBasicBlock, run, d);
+    sd::CheckFlashV2V200Defect(path != sd::CfgPath::kBasic, run, d, cfg.SplitK());
     if (path == sd::CfgPath::kSplits) {
       sd::FlashV2ConfigSplits(isUpdate, args, cfg, d, run, &sharedTmpBuffer, loc);
       return;
@@ -659,6 +661,14 @@ void SoftmaxFlashV2(const LocalTensor<D>& dstTensor, const LocalTensor<U>& expSu
   // 2002's generic loop: the splits whose NewReduce{Max,Sum}LastNDImpl operands wrap are refused
   // in checked mode, before writing (softmax_v200_work.h CheckFlashV2V200Defect).
   sd::CheckFlashV2V200Defect(generic && !basic, run, d);
+  // Unchecked, float: the device's outputs of those splits (FlashV2DeviceV200, read before
+  // anything is written), stored over lngrad's rows.
+  sd::V200Device dev;
+  if (generic && !basic) {
+    sd::FlashV2DeviceV200<D, U>(isUpdate, run, d, srcTensor.HostPtr(), inMaxTensor.HostPtr(),
+                                inExpSumTensor.HostPtr(), maxTensor.HostPtr(),
+                                expSumTensor.HostPtr(), sharedTmpBuffer, dev);
+  }
   sd::FlashV2Scratch sc(generic && !basic, sharedTmpBuffer, run, d, isUpdate,
                         std::is_same_v<D, half>, std::is_same_v<U, half>);
   // The isBasicBlock path's (softmax_flashv2_paths.h): unchecked, for the defect shapes it
@@ -669,6 +679,7 @@ void SoftmaxFlashV2(const LocalTensor<D>& dstTensor, const LocalTensor<U>& expSu
   sd::FlashV2Rows<D, U, D>(isUpdate, sd::BasicRows(basic, run, d), args,
                            sd::WithSplits(sd::RegBasicDims(isBasicBlock, d), run), &sharedTmpBuffer,
                            loc, sc.Active() ? &sc : nullptr);
+  sd::V200Store(dev, dstTensor, &expSumTensor, &maxTensor, &expMaxTensor);
   sc.Finish("SoftmaxFlashV2", loc);
   bs.Finish("SoftmaxFlashV2", loc);
   if (sc.Active() || bs.Active()) leave.Modelled();
