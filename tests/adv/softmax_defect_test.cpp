@@ -5,8 +5,8 @@
 // a shape or buffer next to them runs; unchecked runs them (the device's numbers and work buffer
 // are pinned by replay.SoftMaxV200Replay.WrappedOperandsFollowTheDeviceUnchecked). The same
 // reductions in SoftmaxFlash without update (SoftMaxNDImpl: refused and followed as SoftMax),
-// SoftmaxFlashV2's generic loop, with and without update (refused; unchecked its float form
-// follows the device, replay.SoftMaxV200Replay.SoftmaxFlashV2WrappedOperandsFollowTheDevice-
+// SoftmaxFlashV2's generic loop, with and without update (refused; unchecked it follows the
+// device, replay.SoftMaxV200Replay.SoftmaxFlashV2WrappedOperandsFollowTheDevice-
 // Unchecked) and its constant-shape config path (refused).
 #include <gtest/gtest.h>
 

@@ -282,8 +282,8 @@ namespace {
 // One split of SoftmaxFlashV2's float generic loop (no update: SoftmaxFlashV2NoUpdateImpl; update:
 // SoftmaxFlashV2UpdateImpl, 2002's Adds for the max's store). nr: the split's reduceSize (the
 // counter mask of the update's lane steps).
-void FlashV2Split(const SmxTiling& t, uint32_t oriK, const FlashV2V200Io& io, uint32_t m,
-                  uint64_t off1, uint64_t off2) {
+void FlashV2FloatSplit(const SmxTiling& t, uint32_t oriK, const FlashV2V200Io<float, float>& io,
+                       uint32_t m, uint64_t off1, uint64_t off2) {
   const Split s{m, oriK, t.splitK, t.reduceK};
   const uint64_t n = uint64_t{m} * t.splitK, nr = uint64_t{m} * t.reduceK;
   float* dst = io.dst + off1;
@@ -308,20 +308,98 @@ void FlashV2Split(const SmxTiling& t, uint32_t oriK, const FlashV2V200Io& io, ui
   for (uint64_t i = 0; i < n; ++i) dst[i] = Exp(dst[i]);
   for (uint64_t i = 0; i < nr; ++i) io.max[off2 + i] = tmp0[i] + 0.0f;  // Adds 0
   NewReduce(Op::kSum, dst, tmp0, tmp1, s);
-  for (uint64_t i = 0; i < nr; ++i)
+  for (uint64_t i = 0; i < nr; ++i) {
     io.expSum[off2 + i] = io.expMax[off2 + i] * io.inExpSum[off2 + i];
+  }
   for (uint64_t i = 0; i < nr; ++i) io.expSum[off2 + i] = io.expSum[off2 + i] + tmp0[i];
+}
+
+// One split of the half forms: the split's float copy tmp0 at the buffer's start.
+template <class S>
+void FlashV2HalfSplit(const SmxTiling& t, uint32_t oriK, const FlashV2V200Io<Half, S>& io,
+                      uint32_t m, uint64_t off1, uint64_t off2) {
+  constexpr bool kHalfStats = std::is_same_v<S, Half>;
+  const Split s{m, oriK, t.splitK, t.reduceK};
+  const uint64_t n = uint64_t{m} * t.splitK, nr = uint64_t{m} * t.reduceK;
+  float* w = io.work;
+  float* tmp0 = w;
+  for (uint64_t i = 0; i < n; ++i) tmp0[i] = HalfToFloat(io.src[off1 + i]);
+  const auto sub = [](float a, float b) { return a - b; };
+  if (!io.update) {
+    if constexpr (kHalfStats) {  // reduceBuffer at splitSize, the scratch after it
+      float* red = w + t.splitSize;
+      float* tmp2 = red + t.reduceSize;
+      NewReduce(Op::kMax, tmp0, red, tmp2, s);
+      ByLane(tmp0, red, m, t.srcK, t.reduceK, sub);
+      for (uint64_t i = 0; i < nr; ++i) io.max[off2 + i] = FloatToHalf(red[i]);
+      for (uint64_t i = 0; i < n; ++i) tmp0[i] = Exp(tmp0[i]);
+      for (uint64_t i = 0; i < n; ++i) io.dst[off1 + i] = FloatToHalf(tmp0[i]);
+      NewReduce(Op::kSum, tmp0, red, tmp2, s);
+      for (uint64_t i = 0; i < nr; ++i) io.expSum[off2 + i] = FloatToHalf(red[i]);
+    } else {  // the statistics tensors' blocks, the scratch at splitSize
+      float* tmp1 = w + t.splitSize;
+      NewReduce(Op::kMax, tmp0, io.max + off2, tmp1, s);
+      ByLane(tmp0, io.max + off2, m, t.srcK, t.reduceK, sub);
+      for (uint64_t i = 0; i < n; ++i) tmp0[i] = Exp(tmp0[i]);
+      for (uint64_t i = 0; i < n; ++i) io.dst[off1 + i] = FloatToHalf(tmp0[i]);
+      NewReduce(Op::kSum, tmp0, io.expSum + off2, tmp1, s);
+    }
+    return;
+  }
+  float* tmp1 = w + t.splitSize;
+  float* tmp2 = tmp1 + t.reduceSize;               // the reductions' scratch, splitM * 64
+  float* tmp3 = tmp2 + uint64_t{t.splitM} * kRep;  // the reduced block
+  if constexpr (kHalfStats) {
+    for (uint64_t i = 0; i < nr; ++i) tmp1[i] = HalfToFloat(io.inMax[off2 + i]);
+    NewReduce(Op::kMax, tmp0, tmp3, tmp2, s);
+    for (uint64_t i = 0; i < nr; ++i) tmp3[i] = Bin(Op::kMax, tmp1[i], tmp3[i]);
+    for (uint64_t i = 0; i < nr; ++i) tmp1[i] = tmp1[i] - tmp3[i];
+    for (uint64_t i = 0; i < nr; ++i) io.max[off2 + i] = FloatToHalf(tmp3[i]);
+    ByLane(tmp0, tmp3, m, t.srcK, t.reduceK, sub);
+    for (uint64_t i = 0; i < n; ++i) tmp0[i] = Exp(tmp0[i]);
+    for (uint64_t i = 0; i < n; ++i) io.dst[off1 + i] = FloatToHalf(tmp0[i]);
+    NewReduce(Op::kSum, tmp0, tmp3, tmp2, s);
+    for (uint64_t i = 0; i < nr; ++i) tmp1[i] = Exp(tmp1[i]);
+    for (uint64_t i = 0; i < nr; ++i) io.expMax[off2 + i] = FloatToHalf(tmp1[i]);
+    for (uint64_t i = 0; i < nr; ++i) tmp2[i] = HalfToFloat(io.inExpSum[off2 + i]);
+    for (uint64_t i = 0; i < nr; ++i) tmp1[i] = tmp1[i] * tmp2[i];
+    for (uint64_t i = 0; i < nr; ++i) tmp2[i] = tmp1[i] + tmp3[i];
+    for (uint64_t i = 0; i < nr; ++i) io.expSum[off2 + i] = FloatToHalf(tmp2[i]);
+  } else {
+    for (uint64_t i = 0; i < nr; ++i) tmp1[i] = io.inMax[off2 + i] + 0.0f;  // Adds 0
+    NewReduce(Op::kMax, tmp0, tmp3, tmp2, s);
+    for (uint64_t i = 0; i < nr; ++i) io.max[off2 + i] = Bin(Op::kMax, io.inMax[off2 + i], tmp3[i]);
+    ByLane(tmp0, io.max + off2, m, t.srcK, t.reduceK, sub);
+    for (uint64_t i = 0; i < n; ++i) tmp0[i] = Exp(tmp0[i]);
+    for (uint64_t i = 0; i < n; ++i) io.dst[off1 + i] = FloatToHalf(tmp0[i]);
+    NewReduce(Op::kSum, tmp0, tmp3, tmp2, s);
+    for (uint64_t i = 0; i < nr; ++i) tmp1[i] = tmp1[i] - io.max[off2 + i];
+    for (uint64_t i = 0; i < nr; ++i) tmp1[i] = Exp(tmp1[i]);
+    // BroadCastLastImpl {reduceM, 16, reduceM, reduceK}: row r of tmp0 = 16 x tmp1[r reduceK].
+    for (uint64_t r = 0; r < t.reduceM; ++r) {
+      const float v = tmp1[r * t.reduceK];
+      for (uint32_t l = 0; l < 16; ++l) tmp0[r * 16 + l] = v;
+    }
+    for (uint64_t i = 0; i < 2 * nr; ++i) io.expMax[2 * off2 + i] = FloatToHalf(tmp0[i]);
+    for (uint64_t i = 0; i < nr; ++i) tmp1[i] = tmp1[i] * io.inExpSum[off2 + i];
+    for (uint64_t i = 0; i < nr; ++i) io.expSum[off2 + i] = tmp1[i] + tmp3[i];
+  }
 }
 
 }  // namespace
 
-void ReplaySoftmaxFlashV2V200(const SmxTiling& t, uint32_t oriK, const FlashV2V200Io& io) {
+template <class T, class S>
+void ReplaySoftmaxFlashV2V200(const SmxTiling& t, uint32_t oriK, const FlashV2V200Io<T, S>& io) {
   // SoftmaxFlashV2NoUpdateExtImpl / SoftmaxFlashV2NDExtImpl: i <= rangeM, the tail after the
   // last full split at rangeM * splitSize and rangeM * reduceSize.
   uint32_t m = t.splitM;
   uint64_t off1 = 0, off2 = 0;
   for (uint32_t i = 0; i <= t.rangeM; ++i) {
-    FlashV2Split(t, oriK, io, m, off1, off2);
+    if constexpr (std::is_same_v<T, Half>) {
+      FlashV2HalfSplit<S>(t, oriK, io, m, off1, off2);
+    } else {
+      FlashV2FloatSplit(t, oriK, io, m, off1, off2);
+    }
     off1 += t.splitSize;
     off2 += t.reduceSize;
     if (i == t.rangeM - 1) {
@@ -332,6 +410,13 @@ void ReplaySoftmaxFlashV2V200(const SmxTiling& t, uint32_t oriK, const FlashV2V2
     }
   }
 }
+
+template void ReplaySoftmaxFlashV2V200<float, float>(const SmxTiling&, uint32_t,
+                                                     const FlashV2V200Io<float, float>&);
+template void ReplaySoftmaxFlashV2V200<Half, float>(const SmxTiling&, uint32_t,
+                                                    const FlashV2V200Io<Half, float>&);
+template void ReplaySoftmaxFlashV2V200<Half, Half>(const SmxTiling&, uint32_t,
+                                                   const FlashV2V200Io<Half, Half>&);
 
 template void ReplaySoftMaxV200<float, float>(const SmxTiling&, uint32_t,
                                               const V200Io<float, float>&);

@@ -55,23 +55,27 @@ template <class S>
 void ReplaySimpleSoftMaxHalfV200(const SmxTiling& t, const Half* src, const S* inSum,
                                  const S* inMax, Half* dst, float* work);
 
-// SoftmaxFlashV2's generic loop (no config shape, not isBasicBlock) on 2002, float data and
-// statistics (session 22, w2b, reading membase/common/softmax_flashv2_impl/
-// softmax_flashv2_{no_update,update}_impl.h's float SoftmaxFlashV2NoUpdateImpl /
-// SoftmaxFlashV2UpdateImpl, softmax_flashv2_common_impl.h's SoftmaxFlashV2NoUpdateExtImpl /
-// SoftmaxFlashV2NDExtImpl loops and the reductions above). inExpSum and inMax may be expSum and
-// max (each split reads its own block before writing it).
+// SoftmaxFlashV2's generic loop (no config shape, not isBasicBlock) on 2002: float data and
+// statistics, half data with float statistics, half data and statistics (session 22, w2b,
+// reading membase/common/softmax_flashv2_impl/softmax_flashv2_{no_update,update}_impl.h's three
+// SoftmaxFlashV2NoUpdateImpl / SoftmaxFlashV2UpdateImpl overloads, softmax_flashv2_common_impl.h's
+// SoftmaxFlashV2NoUpdateExtImpl / SoftmaxFlashV2NDExtImpl loops, membase/v200/
+// softmax_common_impl.h's BroadCastLastImpl and softmax_common_broadcast.h's BroadCastLastCompute
+// (each destination row the source row's element 0), and the reductions above). inExpSum and inMax
+// may be expSum and max (each split reads its own block before writing it).
+template <class T, class S>
 struct FlashV2V200Io {
-  const float* src;
-  float* dst;
-  float* expSum;
-  float* max;
-  float* expMax;
-  const float* inExpSum;
-  const float* inMax;
+  const T* src;
+  T* dst;
+  S* expSum;
+  S* max;
+  T* expMax;
+  const S* inExpSum;
+  const S* inMax;
   float* work;
   bool update;
 };
-void ReplaySoftmaxFlashV2V200(const SmxTiling& t, uint32_t oriK, const FlashV2V200Io& io);
+template <class T, class S>
+void ReplaySoftmaxFlashV2V200(const SmxTiling& t, uint32_t oriK, const FlashV2V200Io<T, S>& io);
 
 }  // namespace lngrad_replay

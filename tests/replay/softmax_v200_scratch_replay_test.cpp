@@ -10,7 +10,8 @@
 // and NaN, +-inf, +-0 and subnormals in the padding columns. Compared bit for bit: dst and 40
 // elements past it, src, the statistics and 40 past them, and the whole work buffer, whose bytes
 // the kit does not write keep their 0xa5 fill. Unchecked: the splits whose uint8_t operands wrap
-// (the device's numbers, the rows the reductions skip reducing that fill).
+// (the device's numbers, the rows the reductions skip reducing that fill), also for SoftmaxFlash
+// without update and SoftmaxFlashV2's generic loop (results and expMax; their buffers stay marked).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -42,8 +43,8 @@ constexpr const char* kSoc = "Ascend310P1";
 
 // kFlash: SoftmaxFlash without update, whose membase code is SoftMaxNDImpl's with statistics
 // (results only: its work buffer stays marked).
-// kFlashV2 / kFlashV2Update: SoftmaxFlashV2's generic loop (float; inExpSum and inMax are expSum
-// and max; results and expMax only: its work buffer stays marked).
+// kFlashV2 / kFlashV2Update: SoftmaxFlashV2's generic loop (inExpSum and inMax are expSum and
+// max; results and expMax only: its work buffer stays marked).
 enum class Api { kSoftMax, kLog, kSimple, kFlash, kFlashV2, kFlashV2Update };
 
 // One case: data T, statistics S (none: stats false), the API and its options.
@@ -109,7 +110,7 @@ Mem Initial(const Shape& s, const Case& c, uint32_t statElems, uint32_t seed) {
     m.sum = AsBytes(sum);
     m.max = AsBytes(max);
     if (c.api == Api::kFlashV2 || c.api == Api::kFlashV2Update) {
-      std::vector<T> em(statElems + kPast);
+      std::vector<T> em(statElems * (sizeof(S) / sizeof(T)) + kPast);  // [m, 32 B] of T
       for (size_t i = 0; i < em.size(); ++i)
         em[i] = rp::FromFloat<T>(-3.0f - 0.5f * static_cast<float>(i % 11));
       m.expMax = AsBytes(em);
@@ -269,12 +270,10 @@ void Compare(const Shape& s, const Case& c, uint32_t seed) {
       rp::ReplaySimpleSoftMaxHalfV200<S>(t, src, sum, max, dst, work);
     }
   } else if (c.api == Api::kFlashV2 || c.api == Api::kFlashV2Update) {
-    if constexpr (std::is_same_v<T, float> && std::is_same_v<S, float>) {
-      rp::ReplaySoftmaxFlashV2V200(
-          t, s.oriK,
-          {src, dst, sum, max, reinterpret_cast<float*>(want.expMax.data()), sum, max, work,
-           c.api == Api::kFlashV2Update});
-    }
+    rp::ReplaySoftmaxFlashV2V200<T, S>(
+        t, s.oriK,
+        {src, dst, sum, max, reinterpret_cast<T*>(want.expMax.data()), sum, max, work,
+         c.api == Api::kFlashV2Update});
   } else {
     rp::ReplaySoftMaxV200<T, S>(t, s.oriK, {src, dst, sum, max, work, c.api == Api::kLog});
   }
@@ -448,12 +447,13 @@ TEST(SoftMaxV200Replay, SoftmaxFlashWrappedOperandsFollowTheDeviceUnchecked) {
   lngrad::aicore::SetCheckedMode(was);
 }
 
-// SoftmaxFlashV2's generic loop on 2002 (float; no update and update) runs the same reductions
-// (checked mode refuses the splits that wrap, tests/adv softmax_defect_test.cpp): unchecked,
-// lngrad gives the device's dst, statistics and expMax (its work buffer stays marked). Tilings
-// made for the shape: splits of 256 and 270 rows with oriSrcK in [128, 512), in place (the
-// update's Sub leaves inMax - max at the scratch's start, which the skipped rows reduce); srcK
-// of 2048 and more with several rows a split; oriSrcK from 16896.
+// SoftmaxFlashV2's generic loop on 2002 (no update and update; float, half data with half or
+// float statistics) runs the same reductions (checked mode refuses the splits that wrap, tests/adv
+// softmax_defect_test.cpp): unchecked, lngrad gives the device's dst, statistics and expMax (its
+// work buffer stays marked). Tilings made for the shape: float splits of 256 and 270 rows with
+// oriSrcK in [128, 512), in place (the float update's Sub leaves inMax - max at the scratch's
+// start, which the skipped rows reduce); srcK of 2048 and more with several rows a split (one
+// split, and splits of 2 rows with a tail); oriSrcK from 16896.
 TEST(SoftMaxV200Replay, SoftmaxFlashV2WrappedOperandsFollowTheDeviceUnchecked) {
   const bool was = lngrad::aicore::CheckedMode();
   lngrad::aicore::SetCheckedMode(false);
@@ -473,6 +473,20 @@ TEST(SoftMaxV200Replay, SoftmaxFlashV2WrappedOperandsFollowTheDeviceUnchecked) {
     }
     c.tmpBytes = 70000;
     Compare<float, float>({1, 16904, 16900}, c, ++seed);
+    // Half data (splits of more than 255 rows do not fit the UB with the buffer they need).
+    for (const Shape& s : {Shape{3, 2048, 130}, Shape{5, 2048, 200}, Shape{2, 2064, 64}}) {
+      c.tmpBytes = 60000;
+      Compare<rp::Half, rp::Half>(s, c, ++seed);
+      Compare<rp::Half, float>(s, c, ++seed);
+    }
+    c.tmpBytes = 17152;  // splits of 2 rows, then the tail
+    Compare<rp::Half, rp::Half>({5, 2048, 200}, c, ++seed);
+    Compare<rp::Half, float>({5, 2048, 200}, c, ++seed);
+    c.tmpBytes = 576;
+    Compare<float, float>({5, 2048, 300}, c, ++seed);
+    c.tmpBytes = 70000;
+    Compare<rp::Half, rp::Half>({1, 16896, 16896}, c, ++seed);
+    Compare<rp::Half, float>({1, 16904, 16900}, c, ++seed);
   }
   lngrad::aicore::SetCheckedMode(was);
 }

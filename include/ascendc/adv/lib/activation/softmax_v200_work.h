@@ -35,7 +35,7 @@
 // V200Store), rows the steps skip reducing what the simulated UB holds in A. SoftmaxFlash
 // without update runs this (SoftMaxNDImpl) the same way; SoftmaxFlashV2's generic loop and its
 // config path run the same reductions: refused in checked mode (CheckFlashV2V200Defect); unchecked
-// the generic loop's float form follows the device (FlashV2DeviceV200, V200Store), the others not.
+// the generic loop follows the device (FlashV2DeviceV200, V200Store), the config path not.
 #pragma once
 
 #include <algorithm>
@@ -239,32 +239,47 @@ void V200Store(const V200Device& dev, const AscendC::LocalTensor<T>& dst,
   }
 }
 
-// SoftmaxFlashV2's generic loop on 2002, unchecked, for a tiling V200Defect names (float data and
-// statistics): the device's dst, max, expSum and (update) expMax into dev, split by split, from
-// the float SoftmaxFlashV2{NoUpdate,Update}Impl of membase/common/softmax_flashv2_impl/
-// softmax_flashv2_{no_update,update}_impl.h over a copy of the work buffer (buffer untouched):
-// - no update: V200Pass (max) into the max tensor's block (A at the buffer's start), the Sub
-//   (GenericSubNDImpl, column c: lane c % 8) and Exp over the split's srcK columns, V200Pass (sum)
-//   into expSum's block;
-// - update: the max pass into the buffer's [0, reduceSize) (A at reduceSize), Max(inMax, it) lane
-//   by lane, inMax - max into A's first m * 8 floats (the Sub into tmpBuffer1) and its Exp as
-//   expMax, the Sub and Exp, max = it + 0 (Adds), the sum pass into the same block, expSum =
-//   expMax * inExpSum + sum (Mul, then Add).
-// The blocks and A are read as they stand (the tensors' and buffer's bytes, then what earlier
-// splits and passes left). False where not modelled (lngrad's rows stand): other types, a
-// tiling not of the shape, a buffer short of A.
+// SoftmaxFlashV2's generic loop on 2002, unchecked, for a tiling V200Defect names: the device's
+// dst, max, expSum and (update) expMax into dev, split by split, from SoftmaxFlashV2NoUpdateImpl /
+// SoftmaxFlashV2UpdateImpl of membase/common/softmax_flashv2_impl/softmax_flashv2_{no_update,
+// update}_impl.h over a copy of the work buffer (the buffer itself untouched). Per split: the
+// max pass (V200Pass) into a statistics block st, the Sub (GenericSubNDImpl, column c: lane c % 8
+// of its row) and Exp over the split's srcK columns, the sum pass into st. Where st and the
+// accumulators A lie (floats of the buffer; s = splitSize, r = reduceSize, a = splitM * 64):
+// - float, no update: st the max / expSum tensor's block, A at 0; with update st at 0, A at r:
+//   Max(inMax, st) lane by lane, inMax - max into A's first m * 8 floats (the Sub into
+//   tmpBuffer1) and its Exp as expMax, max = st + 0 (Adds), expSum = expMax * inExpSum + sum;
+// - half data, float statistics: no update as float with A at s; update: st at s + r + a, A at
+//   s + r, max = Max(inMax, st) into the tensor (the Sub's), expMax's 16 halves of a row from
+//   exp(inMax + 0 - max)'s lane 0 (BroadCastLastImpl), expSum = that exp * inExpSum + sum;
+// - half data and statistics (blocks of 16): no update st at s, A at s + r, max and expSum cast
+//   from st; update as float with inMax's float copy at s, st at s + r + a and A at s + r, expSum's
+//   floats (the Add into tmpBuffer2) left at A's start.
+// st and A are read as they stand (the tensors' and buffer's bytes, then what earlier splits and
+// passes left). False where not modelled (lngrad's rows stand): a tiling not of the shape, a
+// buffer short of the pieces.
 template <typename T, typename U>
 bool FlashV2DeviceV200(bool update, const AscendC::tiling::SoftMaxTiling& t, const Dims& d,
                        const T* src, const U* inMax, const U* inSum, const U* maxT, const U* sumT,
                        const AscendC::LocalTensor<uint8_t>& tmp, V200Device& dev) {
-  if (!std::is_same_v<T, float> || !std::is_same_v<U, float> || CheckedMode() ||
-      detail::rep::RunningArch() != NpuArch::k2002 || t.splitM == 0 || t.splitK != d.k ||
-      t.srcK != d.k || t.reduceK != 8 || d.oriK == 0 || d.oriK > d.k || V200Defect(t, d).empty()) {
+  constexpr bool kHalf = std::is_same_v<T, half>, kHalfStats = std::is_same_v<U, half>;
+  const uint32_t dstK = kHalfStats ? 16 : 8;
+  if (CheckedMode() || detail::rep::RunningArch() != NpuArch::k2002 || t.splitM == 0 ||
+      t.splitK != d.k || t.srcK != d.k || t.reduceK != dstK || d.oriK == 0 || d.oriK > d.k ||
+      V200Defect(t, d).empty()) {
     return false;
   }
-  const uint64_t accAt = update ? t.reduceSize : 0;
-  const uint64_t need =
-      accAt + std::max<uint64_t>(uint64_t{t.splitM} * kLanes, (uint64_t{t.splitM} + 7) / 8 * 128);
+  const uint64_t s = kHalf ? t.splitSize : 0, r = t.reduceSize, a = uint64_t{t.splitM} * kLanes;
+  const bool stIn = update || kHalfStats;  // st in the buffer
+  uint64_t stAt = s, accAt = s;
+  if (update && kHalf) {
+    stAt = s + r + a;
+    accAt = s + r;
+  } else if (stIn) {
+    accAt = s + r;
+  }
+  const uint64_t accEnd = accAt + std::max<uint64_t>(a, (uint64_t{t.splitM} + 7) / 8 * 128);
+  const uint64_t need = std::max(accEnd, stIn ? stAt + r : 0);
   if (tmp.HostPtr() == nullptr || tmp.View().size_bytes < need * 4) return false;
   std::vector<float> w(need);
   std::memcpy(w.data(), tmp.HostPtr(), need * 4);
@@ -272,42 +287,49 @@ bool FlashV2DeviceV200(bool update, const AscendC::tiling::SoftMaxTiling& t, con
   std::vector<float> x, mx, sm, em;
   uint64_t hw = 0;
   ForEachSplit(t, [&](uint64_t o1, uint64_t o2, uint32_t m) {
-    const uint64_t n = uint64_t{m} * d.k, nr = uint64_t{m} * t.reduceK;
+    const uint64_t n = uint64_t{m} * d.k, nr = uint64_t{m} * dstK;
     LoadRow(x, src + o1, static_cast<uint32_t>(n));
-    float* maxAt = w.data();  // update: the buffer's block
-    if (!update) {
+    float* st = w.data() + stAt;
+    if (!stIn) {
       LoadRow(mx, maxT + o2, static_cast<uint32_t>(nr));
-      maxAt = mx.data();
+      st = mx.data();
     }
-    V200Pass(WorkOp::kMax, x.data(), d.k, m, d.oriK, t.reduceK, maxAt, acc, hw);
+    V200Pass(WorkOp::kMax, x.data(), d.k, m, d.oriK, dstK, st, acc, hw);
+    std::vector<float> mo(st, st + nr);  // the max the Sub takes, then the stored one
     if (update) {
       em.resize(nr);
       for (uint64_t j = 0; j < nr; ++j) {
         const float im = Widen(inMax[o2 + j]);
-        maxAt[j] = im > maxAt[j] ? im : maxAt[j];
-        em[j] = im - maxAt[j];
-        acc[j] = em[j];  // the Sub writes inMax - max at A's start (tmpBuffer1)
+        mo[j] = im > st[j] ? im : st[j];
+        em[j] = im - mo[j];
       }
+      if (!kHalf || kHalfStats) std::copy(mo.begin(), mo.end(), st);
+      if (!kHalf) std::copy(em.begin(), em.end(), acc);  // tmpBuffer1 is A's start
       ExpInPlace(em);
-      dev.expMax.emplace_back(o2, em);
     }
-    for (uint64_t j = 0; j < n; ++j) x[j] = x[j] - maxAt[j / d.k * t.reduceK + j % d.k % 8];
+    for (uint64_t j = 0; j < n; ++j) x[j] = x[j] - mo[j / d.k * dstK + j % d.k % 8];
     ExpInPlace(x);
     dev.dst.emplace_back(o1, x);
-    dev.max.emplace_back(o2, std::vector<float>(maxAt, maxAt + nr));
-    if (update) {
-      for (float& v : dev.max.back().second) v = v + 0.0f;
+    if (update && !kHalf) {
+      for (float& v : mo) v = v + 0.0f;  // Adds
     }
-    float* sumAt = w.data();
-    if (!update) {
+    dev.max.emplace_back(o2, std::move(mo));
+    if (!stIn) {
       LoadRow(sm, sumT + o2, static_cast<uint32_t>(nr));
-      sumAt = sm.data();
+      st = sm.data();
     }
-    V200Pass(WorkOp::kSum, x.data(), d.k, m, d.oriK, t.reduceK, sumAt, acc, hw);
-    std::vector<float> out(sumAt, sumAt + nr);
-    for (uint64_t j = 0; update && j < nr; ++j) {
-      const float prod = em[j] * Widen(inSum[o2 + j]);
-      out[j] = prod + out[j];
+    V200Pass(WorkOp::kSum, x.data(), d.k, m, d.oriK, dstK, st, acc, hw);
+    std::vector<float> out(st, st + nr);
+    if (update) {
+      for (uint64_t j = 0; j < nr; ++j) out[j] = em[j] * Widen(inSum[o2 + j]) + out[j];
+      if (kHalf && kHalfStats) std::copy(out.begin(), out.end(), acc);  // tmpBuffer2
+      if (kHalf && !kHalfStats) {  // BroadCastLastImpl: lane 0 of each row, 16 times
+        std::vector<float> b(uint64_t{m} * 16);
+        for (uint64_t j = 0; j < b.size(); ++j) b[j] = em[j / 16 * 8];
+        dev.expMax.emplace_back(o2 * 2, std::move(b));
+      } else {
+        dev.expMax.emplace_back(o2, em);
+      }
     }
     dev.sum.emplace_back(o2, std::move(out));
   });

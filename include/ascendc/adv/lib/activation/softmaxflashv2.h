@@ -18,7 +18,7 @@
 // store statistics up to the last register's end (M1StatRows). On 2002 the generic loop's
 // and the config path's splits whose NewReduce{Max,Sum}LastNDImpl operands wrap are refused in
 // checked mode (softmax_v200_work.h CheckFlashV2V200Defect); unchecked, the generic loop's give
-// the device's outputs for float data (FlashV2DeviceV200), the other forms keep lngrad's rows.
+// the device's outputs (FlashV2DeviceV200), the config path's keep lngrad's rows.
 #pragma once
 
 #include "lib/activation/softmax.h"
@@ -661,8 +661,8 @@ void SoftmaxFlashV2(const LocalTensor<D>& dstTensor, const LocalTensor<U>& expSu
   // 2002's generic loop: the splits whose NewReduce{Max,Sum}LastNDImpl operands wrap are refused
   // in checked mode, before writing (softmax_v200_work.h CheckFlashV2V200Defect).
   sd::CheckFlashV2V200Defect(generic && !basic, run, d);
-  // Unchecked, float: the device's outputs of those splits (FlashV2DeviceV200, read before
-  // anything is written), stored over lngrad's rows.
+  // Unchecked: the device's outputs of those splits (FlashV2DeviceV200, read before anything is
+  // written), stored over lngrad's rows.
   sd::V200Device dev;
   if (generic && !basic) {
     sd::FlashV2DeviceV200<D, U>(isUpdate, run, d, srcTensor.HostPtr(), inMaxTensor.HostPtr(),
