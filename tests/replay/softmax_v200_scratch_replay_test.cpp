@@ -45,7 +45,21 @@ constexpr const char* kSoc = "Ascend310P1";
 // (results only: its work buffer stays marked).
 // kFlashV2 / kFlashV2Update: SoftmaxFlashV2's generic loop (inExpSum and inMax are expSum and
 // max; results and expMax only: its work buffer stays marked).
-enum class Api { kSoftMax, kLog, kSimple, kFlash, kFlashV2, kFlashV2Update };
+// kFlashV2Cfg / kFlashV2CfgUpdate: the same with config {oriSrcM 1, oriSrcK 130} (not its basic
+// block; shapes of srcK 136 and oriSrcK 130 only).
+enum class Api {
+  kSoftMax,
+  kLog,
+  kSimple,
+  kFlash,
+  kFlashV2,
+  kFlashV2Update,
+  kFlashV2Cfg,
+  kFlashV2CfgUpdate
+};
+constexpr AscendC::SoftmaxConfig kCfg130{true, 1, 130};
+bool IsFlashV2(Api api) { return api >= Api::kFlashV2; }
+bool IsUpdate(Api api) { return api == Api::kFlashV2Update || api == Api::kFlashV2CfgUpdate; }
 
 // One case: data T, statistics S (none: stats false), the API and its options.
 // inPlace: dst is src (two tensors of the 256-row splits below do not fit the UB).
@@ -103,13 +117,13 @@ Mem Initial(const Shape& s, const Case& c, uint32_t statElems, uint32_t seed) {
     std::vector<S> sum(statElems + kPast), max(sum.size());
     for (size_t i = 0; i < sum.size(); ++i) {
       sum[i] = rp::FromFloat<S>(1.5f + 0.5f * static_cast<float>(i % 900));
-      const bool in = c.api == Api::kSimple || c.api == Api::kFlashV2Update;  // read as inputs
+      const bool in = c.api == Api::kSimple || IsUpdate(c.api);  // read as inputs
       max[i] = rp::FromFloat<S>(in ? 2.0f - 0.25f * static_cast<float>(i % 40)
                                    : -700.0f - 0.25f * static_cast<float>(i));
     }
     m.sum = AsBytes(sum);
     m.max = AsBytes(max);
-    if (c.api == Api::kFlashV2 || c.api == Api::kFlashV2Update) {
+    if (IsFlashV2(c.api)) {
       std::vector<T> em(statElems * (sizeof(S) / sizeof(T)) + kPast);  // [m, 32 B] of T
       for (size_t i = 0; i < em.size(); ++i)
         em[i] = rp::FromFloat<T>(-3.0f - 0.5f * static_cast<float>(i % 11));
@@ -144,6 +158,12 @@ void Call(const Case& c, const LocalTensor<Dev<T>>& dst, const LocalTensor<Dev<S
     AscendC::SoftmaxFlashV2<DT, false>(dst, sum, max, src, expMax, sum, max, tmp, tiling, shape);
   } else if (c.api == Api::kFlashV2Update) {
     AscendC::SoftmaxFlashV2<DT, true>(dst, sum, max, src, expMax, sum, max, tmp, tiling, shape);
+  } else if (c.api == Api::kFlashV2Cfg) {
+    AscendC::SoftmaxFlashV2<DT, false, false, false, false, kCfg130>(dst, sum, max, src, expMax,
+                                                                     sum, max, tmp, tiling, shape);
+  } else if (c.api == Api::kFlashV2CfgUpdate) {
+    AscendC::SoftmaxFlashV2<DT, true, false, false, false, kCfg130>(dst, sum, max, src, expMax, sum,
+                                                                    max, tmp, tiling, shape);
   } else if (c.api == Api::kLog) {
     if constexpr (std::is_same_v<T, S>) {
       AscendC::LogSoftMax<DT>(dst, sum, max, src, tmp, LogSoftMaxTiling{}, shape);
@@ -231,12 +251,14 @@ void ExpectSame(const std::vector<uint8_t>& got, const std::vector<uint8_t>& wan
 
 template <class T, class S>
 void Compare(const Shape& s, const Case& c, uint32_t seed) {
-  const char* api = c.api == Api::kLog       ? "LogSoftMax"
-                    : c.api == Api::kSimple  ? "SimpleSoftMax"
-                    : c.api == Api::kFlash   ? "SoftmaxFlash"
-                    : c.api == Api::kSoftMax ? "SoftMax"
-                    : c.api == Api::kFlashV2 ? "SoftmaxFlashV2"
-                                             : "SoftmaxFlashV2 update";
+  const char* api = c.api == Api::kLog                ? "LogSoftMax"
+                    : c.api == Api::kSimple           ? "SimpleSoftMax"
+                    : c.api == Api::kFlash            ? "SoftmaxFlash"
+                    : c.api == Api::kSoftMax          ? "SoftMax"
+                    : c.api == Api::kFlashV2          ? "SoftmaxFlashV2"
+                    : c.api == Api::kFlashV2Cfg       ? "SoftmaxFlashV2 config"
+                    : c.api == Api::kFlashV2CfgUpdate ? "SoftmaxFlashV2 config update"
+                                                      : "SoftmaxFlashV2 update";
   const std::string what =
       std::string(api) + (std::is_same_v<T, float> ? "<float" : "<half") +
       (c.stats ? (std::is_same_v<S, float> ? ", float stats" : ", half stats") : ", no stats") +
@@ -269,11 +291,11 @@ void Compare(const Shape& s, const Case& c, uint32_t seed) {
     if constexpr (std::is_same_v<T, rp::Half>) {
       rp::ReplaySimpleSoftMaxHalfV200<S>(t, src, sum, max, dst, work);
     }
-  } else if (c.api == Api::kFlashV2 || c.api == Api::kFlashV2Update) {
+  } else if (IsFlashV2(c.api)) {
     rp::ReplaySoftmaxFlashV2V200<T, S>(
         t, s.oriK,
         {src, dst, sum, max, reinterpret_cast<T*>(want.expMax.data()), sum, max, work,
-         c.api == Api::kFlashV2Update});
+         IsUpdate(c.api)});
   } else {
     rp::ReplaySoftMaxV200<T, S>(t, s.oriK, {src, dst, sum, max, work, c.api == Api::kLog});
   }
@@ -487,6 +509,18 @@ TEST(SoftMaxV200Replay, SoftmaxFlashV2WrappedOperandsFollowTheDeviceUnchecked) {
     c.tmpBytes = 70000;
     Compare<rp::Half, rp::Half>({1, 16896, 16896}, c, ++seed);
     Compare<rp::Half, float>({1, 16904, 16900}, c, ++seed);
+  }
+  // The constant-shape config path with config.oriSrcK rounded up to 8 = srcK: the same
+  // reductions over config.oriSrcK columns.
+  for (const Api api : {Api::kFlashV2Cfg, Api::kFlashV2CfgUpdate}) {
+    Case c = Results(api, true);
+    c.flashTiling = true;
+    c.inPlace = true;
+    c.tmpBytes = 270 * 72 * 4;
+    Compare<float, float>({270, 136, 130}, c, ++seed);
+    c.inPlace = false;
+    c.tmpBytes = 1152;  // splits of 4 rows
+    Compare<float, float>({9, 136, 130}, c, ++seed);
   }
   lngrad::aicore::SetCheckedMode(was);
 }

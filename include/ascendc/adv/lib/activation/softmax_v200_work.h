@@ -35,7 +35,7 @@
 // V200Store), rows the steps skip reducing what the simulated UB holds in A. SoftmaxFlash
 // without update runs this (SoftMaxNDImpl) the same way; SoftmaxFlashV2's generic loop and its
 // config path run the same reductions: refused in checked mode (CheckFlashV2V200Defect); unchecked
-// the generic loop follows the device (FlashV2DeviceV200, V200Store), the config path not.
+// both follow the device (FlashV2DeviceV200, V200Store).
 #pragma once
 
 #include <algorithm>
@@ -239,7 +239,8 @@ void V200Store(const V200Device& dev, const AscendC::LocalTensor<T>& dst,
   }
 }
 
-// SoftmaxFlashV2's generic loop on 2002, unchecked, for a tiling V200Defect names: the device's
+// SoftmaxFlashV2's generic loop on 2002 (and its config path with cfgK = srcK, d.oriK the
+// config's), unchecked, for a tiling V200Defect names: the device's
 // dst, max, expSum and (update) expMax into dev, split by split, from SoftmaxFlashV2NoUpdateImpl /
 // SoftmaxFlashV2UpdateImpl of membase/common/softmax_flashv2_impl/softmax_flashv2_{no_update,
 // update}_impl.h over a copy of the work buffer (the buffer itself untouched). Per split: the

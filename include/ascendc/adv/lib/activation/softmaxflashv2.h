@@ -17,8 +17,8 @@
 // float lanes l / 2; in SOFTMAX_OUTPUT_WITHOUT_BRC mode without update the srcK = 8 and 16 paths
 // store statistics up to the last register's end (M1StatRows). On 2002 the generic loop's
 // and the config path's splits whose NewReduce{Max,Sum}LastNDImpl operands wrap are refused in
-// checked mode (softmax_v200_work.h CheckFlashV2V200Defect); unchecked, the generic loop's give
-// the device's outputs (FlashV2DeviceV200), the config path's keep lngrad's rows.
+// checked mode (softmax_v200_work.h CheckFlashV2V200Defect); unchecked, they give the device's
+// outputs (FlashV2DeviceV200).
 #pragma once
 
 #include "lib/activation/softmax.h"
@@ -661,10 +661,11 @@ void SoftmaxFlashV2(const LocalTensor<D>& dstTensor, const LocalTensor<U>& expSu
   // 2002's generic loop: the splits whose NewReduce{Max,Sum}LastNDImpl operands wrap are refused
   // in checked mode, before writing (softmax_v200_work.h CheckFlashV2V200Defect).
   sd::CheckFlashV2V200Defect(generic && !basic, run, d);
-  // Unchecked: the device's outputs of those splits (FlashV2DeviceV200, read before anything is
-  // written), stored over lngrad's rows.
+  // Unchecked: the device's outputs of those splits and of the config path's (splitK = srcK: the
+  // same steps over config.oriSrcK columns; FlashV2DeviceV200, read before anything is written),
+  // stored over lngrad's rows.
   sd::V200Device dev;
-  if (generic && !basic) {
+  if (!m1 && !basic) {
     sd::FlashV2DeviceV200<D, U>(isUpdate, run, d, srcTensor.HostPtr(), inMaxTensor.HostPtr(),
                                 inExpSumTensor.HostPtr(), maxTensor.HostPtr(),
                                 expSumTensor.HostPtr(), sharedTmpBuffer, dev);
