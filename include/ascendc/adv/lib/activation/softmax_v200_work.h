@@ -243,26 +243,28 @@ void V200Store(const V200Device& dev, const AscendC::LocalTensor<T>& dst,
 // config's), unchecked, for a tiling V200Defect names: the device's
 // dst, max, expSum and (update) expMax into dev, split by split, from SoftmaxFlashV2NoUpdateImpl /
 // SoftmaxFlashV2UpdateImpl of membase/common/softmax_flashv2_impl/softmax_flashv2_{no_update,
-// update}_impl.h over a copy of the work buffer (the buffer itself untouched). Per split: the
+// update}_impl.h, and what they leave in the work buffer (written at the end). Per split: the
 // max pass (V200Pass) into a statistics block st, the Sub (GenericSubNDImpl, column c: lane c % 8
 // of its row) and Exp over the split's srcK columns, the sum pass into st. Where st and the
-// accumulators A lie (floats of the buffer; s = splitSize, r = reduceSize, a = splitM * 64):
+// accumulators A lie (floats of the buffer; s = splitSize, r = reduceSize, a = splitM * 64; half
+// data: its float copy at 0, the final exponentials):
 // - float, no update: st the max / expSum tensor's block, A at 0; with update st at 0, A at r:
 //   Max(inMax, st) lane by lane, inMax - max into A's first m * 8 floats (the Sub into
 //   tmpBuffer1) and its Exp as expMax, max = st + 0 (Adds), expSum = expMax * inExpSum + sum;
 // - half data, float statistics: no update as float with A at s; update: st at s + r + a, A at
-//   s + r, max = Max(inMax, st) into the tensor (the Sub's), expMax's 16 halves of a row from
-//   exp(inMax + 0 - max)'s lane 0 (BroadCastLastImpl), expSum = that exp * inExpSum + sum;
+//   s + r, max = Max(inMax, st) into the tensor (the Sub's), exp(inMax + 0 - max) at s, its
+//   lane 0 over each row's 16 floats at 0 for tiling.reduceM rows (BroadCastLastImpl) and over
+//   expMax's 16 halves, expSum = that exp * inExpSum (left at s) + sum;
 // - half data and statistics (blocks of 16): no update st at s, A at s + r, max and expSum cast
-//   from st; update as float with inMax's float copy at s, st at s + r + a and A at s + r, expSum's
-//   floats (the Add into tmpBuffer2) left at A's start.
+//   from st; update as float with inMax's float copy at s (left: exp(inMax - max) * inExpSum),
+//   st at s + r + a and A at s + r, expSum's floats (the Add into tmpBuffer2) left at A's start.
 // st and A are read as they stand (the tensors' and buffer's bytes, then what earlier splits and
-// passes left). False where not modelled (lngrad's rows stand): a tiling not of the shape, a
-// buffer short of the pieces.
+// passes left). False where not modelled (lngrad's rows stand, the buffer stays marked): a
+// tiling not of the shape, a buffer short of the pieces.
 template <typename T, typename U>
 bool FlashV2DeviceV200(bool update, const AscendC::tiling::SoftMaxTiling& t, const Dims& d,
                        const T* src, const U* inMax, const U* inSum, const U* maxT, const U* sumT,
-                       const AscendC::LocalTensor<uint8_t>& tmp, V200Device& dev) {
+                       const AscendC::LocalTensor<uint8_t>& tmp, V200Device& dev, SrcLoc loc) {
   constexpr bool kHalf = std::is_same_v<T, half>, kHalfStats = std::is_same_v<U, half>;
   const uint32_t dstK = kHalfStats ? 16 : 8;
   if (CheckedMode() || detail::rep::RunningArch() != NpuArch::k2002 || t.splitM == 0 ||
@@ -310,6 +312,7 @@ bool FlashV2DeviceV200(bool update, const AscendC::tiling::SoftMaxTiling& t, con
     }
     for (uint64_t j = 0; j < n; ++j) x[j] = x[j] - mo[j / d.k * dstK + j % d.k % 8];
     ExpInPlace(x);
+    if (kHalf) std::copy(x.begin(), x.end(), w.begin());  // tmpBuffer0, the split's float copy
     dev.dst.emplace_back(o1, x);
     if (update && !kHalf) {
       for (float& v : mo) v = v + 0.0f;  // Adds
@@ -328,12 +331,21 @@ bool FlashV2DeviceV200(bool update, const AscendC::tiling::SoftMaxTiling& t, con
         std::vector<float> b(uint64_t{m} * 16);
         for (uint64_t j = 0; j < b.size(); ++j) b[j] = em[j / 16 * 8];
         dev.expMax.emplace_back(o2 * 2, std::move(b));
+        // Into tmpBuffer0 over tiling.reduceM rows (past m: what tmpBuffer1 held there).
+        for (uint64_t q = 0; q < t.reduceM; ++q) {
+          const float v = q < m ? em[q * 8] : w[s + q * 8];
+          std::fill(w.begin() + q * 16, w.begin() + q * 16 + 16, v);
+        }
       } else {
         dev.expMax.emplace_back(o2, em);
       }
+      for (uint64_t j = 0; kHalf && j < nr; ++j) w[s + j] = em[j] * Widen(inSum[o2 + j]);
     }
     dev.sum.emplace_back(o2, std::move(out));
   });
+  std::memcpy(tmp.HostPtr(), w.data(), need * 4);
+  san::Instr rec(Pipe::kV, "SoftmaxFlashV2", loc);
+  if (rec) rec.Write(tmp.View().ptr, need * 4);
   dev.set = true;
   return true;
 }

@@ -662,13 +662,13 @@ void SoftmaxFlashV2(const LocalTensor<D>& dstTensor, const LocalTensor<U>& expSu
   // in checked mode, before writing (softmax_v200_work.h CheckFlashV2V200Defect).
   sd::CheckFlashV2V200Defect(generic && !basic, run, d);
   // Unchecked: the device's outputs of those splits and of the config path's (splitK = srcK: the
-  // same steps over config.oriSrcK columns; FlashV2DeviceV200, read before anything is written),
-  // stored over lngrad's rows.
+  // same steps over config.oriSrcK columns; FlashV2DeviceV200, read before anything is written,
+  // the work buffer written), stored over lngrad's rows.
   sd::V200Device dev;
   if (!m1 && !basic) {
     sd::FlashV2DeviceV200<D, U>(isUpdate, run, d, srcTensor.HostPtr(), inMaxTensor.HostPtr(),
                                 inExpSumTensor.HostPtr(), maxTensor.HostPtr(),
-                                expSumTensor.HostPtr(), sharedTmpBuffer, dev);
+                                expSumTensor.HostPtr(), sharedTmpBuffer, dev, loc);
   }
   sd::FlashV2Scratch sc(generic && !basic, sharedTmpBuffer, run, d, isUpdate,
                         std::is_same_v<D, half>, std::is_same_v<U, half>);
@@ -683,7 +683,7 @@ void SoftmaxFlashV2(const LocalTensor<D>& dstTensor, const LocalTensor<U>& expSu
   sd::V200Store(dev, dstTensor, &expSumTensor, &maxTensor, &expMaxTensor);
   sc.Finish("SoftmaxFlashV2", loc);
   bs.Finish("SoftmaxFlashV2", loc);
-  if (sc.Active() || bs.Active()) leave.Modelled();
+  if (sc.Active() || bs.Active() || dev.set) leave.Modelled();
 }
 
 template <typename T, bool isUpdate = false, bool isReuseSource = false, bool isBasicBlock = false,
