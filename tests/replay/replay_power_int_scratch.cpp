@@ -51,7 +51,8 @@ uint32_t BitsF(float f) {
 // float -> int32 in a mode (true: CAST_TRUNC, false: CAST_RINT), saturating, NaN -> 0.
 int32_t ToInt(float f, bool trunc) {
   if (std::isnan(f)) return 0;
-  const double d = trunc ? std::trunc(static_cast<double>(f)) : std::nearbyint(static_cast<double>(f));
+  const double d =
+      trunc ? std::trunc(static_cast<double>(f)) : std::nearbyint(static_cast<double>(f));
   if (d >= 2147483647.0) return std::numeric_limits<int32_t>::max();
   if (d <= -2147483648.0) return std::numeric_limits<int32_t>::min();
   return static_cast<int32_t>(d);
@@ -86,7 +87,8 @@ class Seq {
   void Cmp(const T& m, const T& s, P pred) const {
     std::vector<uint8_t> bits(rep_ * 8, 0);
     for (uint32_t k = 0; k < rep_ * 64; ++k) {
-      if (s.Has(k) && pred(s.W(k))) bits[k / 8] = static_cast<uint8_t>(bits[k / 8] | (1u << (k % 8)));
+      if (s.Has(k) && pred(s.W(k)))
+        bits[k / 8] = static_cast<uint8_t>(bits[k / 8] | (1u << (k % 8)));
     }
     std::memcpy(m.base + m.off, bits.data(), bits.size());
   }
@@ -164,7 +166,8 @@ void CommonPowerI(bool v200, const T& dst, const T& x, const T& y, const Params&
   // InitBulkPowerI
   s.CastF(p.t1, y);
   s.Cmp(p.neg, p.t1, [](uint32_t w) { return AsF(w) < 0.0f; });
-  s.Each(p.t1, [&](uint32_t j) { return static_cast<uint32_t>(static_cast<int32_t>(y.W(j)) * -1LL); });
+  s.Each(p.t1,
+         [&](uint32_t j) { return static_cast<uint32_t>(static_cast<int32_t>(y.W(j)) * -1LL); });
   s.Vsel(p.e, p.neg, p.neg_addr, p.t1, y, p.sc);
   s.Each(p.o, [&](uint32_t j) { return p.e.W(j); });
   s.ZeroPositive(p.mask, p.o);

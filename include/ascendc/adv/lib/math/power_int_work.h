@@ -43,7 +43,6 @@ inline int32_t PowerHalve2002(int32_t e) {
   return static_cast<int32_t>(std::nearbyint(f * 0.5f));
 }
 
-
 class PowerIntScratch {
  public:
   // scalar: a scalar operand (tensor^scalar or scalar^tensor); dst's words [0, count + 64)
