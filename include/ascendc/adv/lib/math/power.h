@@ -32,8 +32,9 @@
 // Checked mode: calCount within every operand, operands 32-byte aligned and dst disjoint from
 // the sources, sharedTmpBuffer at least GetPowerMaxMinTmpSize's minimum on 2201/2002 (on 3510
 // none, DOUBLE_FLOAT_TECH 12 bytes an element, its three float arrays) and disjoint from the
-// operands; int32 on 2002: no exponent whose float halvings never finish (PowerInt2002Ends,
-// power_exponent; unchecked, such an element gets the wrapped power).
+// operands; int32 on 2201/2002: no exponent whose loop does not end (INT_MIN; on 2002 those
+// whose float halvings never finish, PowerInt2002Ends; power_exponent; unchecked, such an
+// element gets the wrapped power and the scratch is left marked).
 #pragma once
 
 #include <algorithm>
@@ -64,8 +65,8 @@ constexpr PowerConfig defaultPowerConfig = {PowerAlgo::INTRINSIC};
 }  // namespace AscendC
 
 namespace lngrad::aicore::checks {
-// Power<int32_t> on 2002 with an exponent its float halvings cannot finish with
-// (math_detail::PowerInt2002Ends).
+// Power<int32_t> on 2201/2002 with an exponent whose loop does not end: INT_MIN, on 2002 those
+// its float halvings cannot finish with (math_detail::PowerIntLoopsEnd).
 inline constexpr const char* kPowerExponent = "power_exponent";
 }  // namespace lngrad::aicore::checks
 
@@ -144,30 +145,6 @@ inline bool PowerInt2002Ends(int32_t y) {
   return squared <= abs_y;
 }
 
-// Checked mode on 2002, int32: refuses the exponents of the first `count` (within the tensor)
-// that PowerInt2002Ends rejects; lngrad would give the wrapped power where the device loops
-// about 2^32 rounds (or for ever).
-template <typename T, typename Exp>
-void CheckPowerExponents(const Exp& exp, uint32_t count) {
-  if constexpr (std::is_same_v<T, int32_t>) {
-    if (!CheckedMode() || detail::rep::RunningArch() != NpuArch::k2002) return;
-    const auto refuse = [](int32_t y) {
-      RaiseKernelCheck(checks::kPowerExponent,
-                       "Power<int32_t> on 2002: exponent " + std::to_string(y) +
-                           " halves through float (ShiftRightOneBit) past |y| or never to 0; "
-                           "the device's loop would run about 2^32 rounds or not end");
-    };
-    if constexpr (std::is_same_v<Exp, AscendC::LocalTensor<T>>) {
-      const uint64_t n = std::min<uint64_t>(count, exp.GetSize());
-      for (uint64_t i = 0; i < n; ++i) {
-        if (!PowerInt2002Ends(exp.HostPtr()[i])) refuse(exp.HostPtr()[i]);
-      }
-    } else if (count != 0 && !PowerInt2002Ends(exp)) {
-      refuse(exp);
-    }
-  }
-}
-
 // Whether the kit's int32 loops (power_int_impl.h's CommonPowerI) end for every exponent of the
 // first `count` (within the tensor) on 2201/2002: not for INT_MIN (its halvings stay at -1 and
 // its float sum below 0), nor on 2002 for the overshooting halvings (PowerInt2002Ends).
@@ -185,6 +162,36 @@ bool PowerIntLoopsEnd(const Exp& exp, uint32_t count) {
     return true;
   } else {
     return count == 0 || ends(exp);
+  }
+}
+
+// Checked mode on 2201/2002, int32: refuses the exponents of the first `count` (within the
+// tensor) whose loops do not end (PowerIntLoopsEnd: INT_MIN, on 2002 PowerInt2002Ends); lngrad
+// would give the wrapped power where the device loops about 2^32 rounds (or for ever).
+template <typename T, typename Exp>
+void CheckPowerExponents(const Exp& exp, uint32_t count) {
+  if constexpr (std::is_same_v<T, int32_t>) {
+    if (!CheckedMode() || On3510()) return;
+    const bool v200 = detail::rep::RunningArch() == NpuArch::k2002;
+    const auto refuse = [v200](int32_t y) {
+      RaiseKernelCheck(
+          checks::kPowerExponent,
+          "Power<int32_t> on " + std::string(v200 ? "2002" : "2201") + ": exponent " +
+              std::to_string(y) +
+              (v200 ? " halves through float (ShiftRightOneBit) past |y| or never to 0; "
+                      "the device's loop would run about 2^32 rounds or not end"
+                    : " stays INT_MIN through the Muls by -1 and its arithmetic halvings "
+                      "(ShiftRight) stop at -1: the device's loop on the exponents' float sum "
+                      "does not end"));
+    };
+    if constexpr (std::is_same_v<Exp, AscendC::LocalTensor<T>>) {
+      const uint64_t n = std::min<uint64_t>(count, exp.GetSize());
+      for (uint64_t i = 0; i < n; ++i) {
+        if (!PowerIntLoopsEnd(exp.HostPtr()[i], 1)) refuse(exp.HostPtr()[i]);
+      }
+    } else if (!PowerIntLoopsEnd(exp, count)) {
+      refuse(exp);
+    }
   }
 }
 
