@@ -169,8 +169,8 @@ TEST(MathScratchPower, PowerHalfEveryPattern) {
 // Power<int32_t> on 2002 halves the exponent through float (power_v200_impl.h's
 // ShiftRightOneBit): an exponent just below 2^k (k >= 26) rounds up to 2^k, the squarings pass
 // it and the remainder loop runs about 2^32 rounds; |y| = 2^31 never halves to 0. Checked mode
-// refuses those exponents (power_exponent) on 2002 (2201 halves in int32: no refusal); the
-// others give the replay's x^|y|. Exponents 2^k + d around every power of two, their
+// refuses those exponents (power_exponent) on 2002 (2201 halves in int32: only INT_MIN, below);
+// the others give the replay's x^|y|. Exponents 2^k + d around every power of two, their
 // negations, random ones; tensor^tensor, tensor^scalar and scalar^tensor.
 std::pair<std::string, std::vector<int32_t>> RunPowerInt(const char* soc, int form,
                                                          const std::vector<int32_t>& x, int32_t y) {
