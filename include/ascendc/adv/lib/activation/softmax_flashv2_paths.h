@@ -5,9 +5,11 @@
 // lane wins, ±0 ties keep the source's operand order, the split's rows pick NextBlockMaxImpl's
 // order) decides the result of rows with NaN or signed zeros; a left fold drops a NaN after the
 // first column. The update's Max(inMax, rowmax) keeps that operand order (FlashLanes::LoadMax).
-// Not covered here: the basic-block path (BasicBlockReduceMaxImpl's own order: lngrad's fold),
-// the SOFTMAX_OUTPUT_WITHOUT_BRC forms, the config path with splitK below srcK, and 3510
-// (RegRowMax).
+// Session 22 (wob): the same order for the SOFTMAX_OUTPUT_WITHOUT_BRC generic path on 2201
+// (SoftmaxFlashV2M1{NoUpdate,Update}ImplProcess: NewReduceMaxLastNDImpl<false>, the update's
+// Max(inMax, rowmax)) and the config path with splitK below srcK (FlashV2ConfigSplits).
+// Not covered here: the basic-block path (BasicBlockReduceMaxImpl's own order: lngrad's fold)
+// and 3510 (RegRowMax).
 //
 // FlashV2BasicScratch: what the isBasicBlock path (softmax_flashv2_basic_block_impl.h, the 2201
 // branches; softmax_flashv2_block_reduce_impl.h) leaves in the work buffer, float data and float
@@ -63,7 +65,7 @@ inline bool FlashV2M1On2002(const char* api) {
 }
 
 // Row r's max over its first k values; d carries the kernel tiling's splits (WithSplits).
-// generic: the broadcast mode's generic path on 2201/2002 (NdRowMax); otherwise RowMax.
+// generic: the generic path on 2201/2002, either mode (NdRowMax); otherwise RowMax.
 inline float FlashRowMax(const float* x, uint32_t k, const Dims& d, uint32_t r, bool generic) {
   if (!generic || RegBase()) return RowMax(x, k);
   return NdRowMax(x, k, SplitRowsAt(d, r));
