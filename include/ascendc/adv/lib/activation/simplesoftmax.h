@@ -197,8 +197,8 @@ void SimpleSoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& inSumT
   if constexpr (std::is_same_v<D, float> && !isDataFormatNZ) leave.Modelled();
   sd::CheckTypes<D, U>("SimpleSoftMax");
   if constexpr (isDataFormatNZ) {
-    sd::SimpleNzRows<D, U>(dstTensor, inSumTensor, inMaxTensor, srcTensor, sharedTmpBuffer,
-                           softmaxShapeInfo, sd::NzDimsOf(softmaxShapeInfo, tiling, true), loc);
+    sd::SimpleNzCall<D, U>(dstTensor, inSumTensor, inMaxTensor, srcTensor, sharedTmpBuffer,
+                           softmaxShapeInfo, tiling, loc, leave);
     return;
   }
   sd::Dims d = sd::DimsOf(softmaxShapeInfo, srcTensor, tiling.srcM, tiling.srcK, false);

@@ -23,6 +23,7 @@
 #include "lib/activation/softmax_basic_v200_work.h"
 #include "lib/activation/softmax_common.h"
 #include "lib/activation/softmax_nz.h"
+#include "lib/activation/softmax_nz_work.h"
 #include "lib/activation/softmax_work.h"
 #include "lib/activation/softmax_v200_work.h"
 
@@ -303,9 +304,8 @@ void SoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
       sd::SoftMaxNzRowsReg<D, U>("SoftMax", sd::NzFinish::kDiv, dstTensor, sumTensor, maxTensor,
                                  srcTensor, softmaxShapeInfo, tiling, loc);
     } else {
-      sd::SoftMaxNzRows<D, U>("SoftMax", dstTensor, sumTensor, maxTensor, srcTensor,
-                              sharedTmpBuffer, softmaxShapeInfo,
-                              sd::NzDimsOf(softmaxShapeInfo, tiling), loc);
+      sd::SoftMaxNzCall<D, U>(dstTensor, sumTensor, maxTensor, srcTensor, sharedTmpBuffer,
+                              softmaxShapeInfo, tiling, loc, leave);
     }
     return;
   }
