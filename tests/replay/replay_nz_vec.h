@@ -2,8 +2,8 @@
 // mode, repeat and block strides) and the kit's NZ row-reduction functions run on it, shared by the
 // NZ work-buffer replays (replay_softmax_grad_nz_scratch.cpp, replay_softmax_nz_scratch.cpp). Read
 // from the toolkit's impl/adv_api/detail/activation/softmax/: membase/common/
-// softmax_common_nz_reduce.h (Reduce{Max,Sum}LastNZImpl, SingleUnAligned*, Reduce*SingleBlockNZImpl),
-// softmax_common/softmax_common_reduce.h (Reduce{Max,Sum}BlockNZImpl),
+// softmax_common_nz_reduce.h (Reduce{Max,Sum}LastNZImpl, SingleUnAligned*,
+// Reduce*SingleBlockNZImpl), softmax_common/softmax_common_reduce.h (Reduce{Max,Sum}BlockNZImpl),
 // softmax_common/softmax_common_broadcast.h (BroadCastNZImpl, ContinuousColumnBrcbImpl,
 // AlignedColumnBrcbImpl) and softmax_common.h (CreateSpecialFormatMask,
 // BinaryComputeWithSpecialMask, UnaryComputeWithSpecialMask); instruction semantics of
@@ -177,8 +177,8 @@ struct ReduceLastNd {
 
 // BinaryComputeWithSpecialMask(dst, src0, src1, mask, lastLen, splitCount, op): the whole repeats
 // (255 at a time) under `mask`, the tail repeat under CreateSpecialFormatMask(lastLen, rows).
-inline void BinaryWithSpecialMask(Vec& v, const Ref& d, const Ref& s0, const Ref& s1,
-                                  uint64_t mask, uint32_t lastLen, uint32_t splitCount,
+inline void BinaryWithSpecialMask(Vec& v, const Ref& d, const Ref& s0, const Ref& s1, uint64_t mask,
+                                  uint32_t lastLen, uint32_t splitCount,
                                   const std::function<float(float, float)>& op) {
   const uint32_t repeat = splitCount / kRep, tail = splitCount % kRep;
   const BinaryParams bp{1, 1, 1, 8, 8, 8};

@@ -181,9 +181,9 @@ bool ReplaySimpleSoftMaxNzWork(const SmxTiling& t, const T* src, const S* inSum,
   return true;
 }
 
-#define LNGRAD_NZ_WORK(T, S)                                                                     \
-  template bool ReplaySoftMaxNzWork<T, S>(const SmxTiling&, uint32_t, const T*, T*, S*, S*,      \
-                                          std::vector<uint8_t>&, bool);                          \
+#define LNGRAD_NZ_WORK(T, S)                                                                    \
+  template bool ReplaySoftMaxNzWork<T, S>(const SmxTiling&, uint32_t, const T*, T*, S*, S*,     \
+                                          std::vector<uint8_t>&, bool);                         \
   template bool ReplaySimpleSoftMaxNzWork<T, S>(const SmxTiling&, const T*, const S*, const S*, \
                                                 T*, std::vector<uint8_t>&, bool);
 LNGRAD_NZ_WORK(float, float)

@@ -124,7 +124,8 @@ void Check(const char* soc, const Shape& s, bool simple, uint32_t tmpBytes0, uin
     SoftMaxTiling t;
     std::memcpy(static_cast<void*>(&t), &given, sizeof t);
     const bool kept = simple ? !otherM : s.oriM == s.m && !otherM;
-    const rp::SmxTiling kt = kept ? given : rp::SmxNzTiling(tmpBytes / 4, s.m, s.k, s.oriM, sizeof(S));
+    const rp::SmxTiling kt =
+        kept ? given : rp::SmxNzTiling(tmpBytes / 4, s.m, s.k, s.oriM, sizeof(S));
     std::mt19937 gen(seed);
     Io<T, S> in;
     const size_t n = size_t{s.m} * s.k, ns = size_t{s.m} * (32 / sizeof(S));
@@ -155,7 +156,7 @@ void Check(const char* soc, const Shape& s, bool simple, uint32_t tmpBytes0, uin
   }
 }
 
-const Shape kShapes[] = {{1, 16, 16, 1},  {5, 16, 9, 5},   {24, 16, 16, 24}, {8, 32, 32, 8},
+const Shape kShapes[] = {{1, 16, 16, 1},   {5, 16, 9, 5},    {24, 16, 16, 24}, {8, 32, 32, 8},
                          {13, 48, 41, 13}, {16, 64, 60, 16}, {37, 80, 77, 37}, {20, 16, 3, 20},
                          {40, 32, 17, 40}, {16, 32, 20, 11}, {24, 16, 7, 19},  {9, 48, 48, 6}};
 

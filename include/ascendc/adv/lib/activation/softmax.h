@@ -6,8 +6,10 @@
 // (softmax_common.h HalfRounding: ties away from zero on 2201, RNE elsewhere).
 // The basic-block path (isBasicBlock, srcK a multiple of 64) reduces every srcK column, summing
 // in BasicBlockAddImpl's order. sum and max are written as [rows, 32 B] with the value
-// repeated. isDataFormatNZ: SoftMax with statistics runs softmax_nz.h (SoftMaxNZImpl's order),
-// AdjustSoftMaxRes the NZ rows; see softmax_nz.h for which other APIs of the family take NZ.
+// repeated. isDataFormatNZ: SoftMax with statistics runs softmax_nz.h (SoftMaxNZImpl's order;
+// on 2201/2002 the work buffer as softmax_nz_work.h writes it, splits whose broadcast wraps refused
+// in checked mode), AdjustSoftMaxRes the NZ rows; see softmax_nz.h for which other APIs of the
+// family take NZ.
 // On 3510 the order of regbase/3510/softmax_impl.h (softmax_common.h RegRowSum, RegRowMax; only
 // the first oriSrcK columns of dst stored; isBasicBlock, also without statistics: the first
 // ceil(oriSrcK / 64) * 64, RegBasicDims; isReuseSource on the srcK = 8 and 16 paths: src rows up to
