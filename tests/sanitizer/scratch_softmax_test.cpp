@@ -28,8 +28,8 @@ void ExpectLoud(const char* soc, const char* api, const Call& call, Then read = 
 // and SoftMax<half>'s generic loops on 2201 and 2002 write what the kit leaves (softmax_work.h,
 // softmax_v200_work.h; SoftMaxIsModelledNotMarked, SoftMaxOn2002IsModelledNotMarked), as do
 // isBasicBlock on 2201 and 2002 and SimpleSoftMax<half> (softmax_basic_work.h;
-// SoftMaxBasicAndSimpleHalfAreModelledNotMarked); the NZ forms stay
-// marked on both.
+// SoftMaxBasicAndSimpleHalfAreModelledNotMarked), and SoftMax and SimpleSoftMax in NZ
+// (softmax_nz_work.h; SoftMaxNzIsModelledNotMarked); SoftmaxFlashV2's NZ forms stay marked.
 constexpr uint32_t kSmM = 8, kSmK = 64;
 SoftMaxTiling SmTiling(uint32_t type_size) {
   SoftMaxTiling t;
@@ -177,6 +177,48 @@ TEST(ScratchInitcheck, SoftmaxGradNzIsModelledNotMarked) {
                   SoftMaxGradTilingFunc(ge::Shape({kSmM, kSmK}), 2, kTmpBytes, t, true);
                   SoftmaxGradFront<half, false, true>(H(o.a), H(o.b), H(o.c), o.tmp, t, kSmShape);
                 }).r);
+  }
+}
+
+// SoftMax (with statistics) and SimpleSoftMax in the NZ format on 2201 and 2002 write what the
+// kit's NZ sequence leaves in the work buffer (softmax_nz_work.h; replay.SoftMaxNzScratchReplay.*,
+// replay.SimpleSoftMaxNzScratchReplay.*): reading it afterwards is clean, float, half and half with
+// float statistics, the host tiling kept (kSmShape) and the kernel's NZ re-tile (oriSrcM < srcM
+// for SoftMax, a tiling of another srcM for SimpleSoftMax).
+TEST(ScratchInitcheck, SoftMaxNzIsModelledNotMarked) {
+  const SoftMaxShapeInfo retile{kSmM, kSmK, 6, 50};
+  for (const char* soc : {k910, "Ascend310P1"}) {
+    for (const SoftMaxShapeInfo& shape : {kSmShape, retile}) {
+      SCOPED_TRACE(std::string(soc) + " oriSrcM " + std::to_string(shape.oriSrcM));
+      ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [&shape](Ops& o) {
+                    SoftMax<float, false, false, true>(F(o.a), F(o.c), F(o.d), F(o.b), o.tmp,
+                                                       SmTiling(4), shape);
+                  }).r);
+      ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [&shape](Ops& o) {
+                    SoftMax<half, false, false, true>(H(o.a), H(o.c), H(o.d), H(o.b), o.tmp,
+                                                      SmTiling(2), shape);
+                  }).r);
+      ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [&shape](Ops& o) {
+                    SoftMax<half, false, false, true>(H(o.a), F(o.c), F(o.d), H(o.b), o.tmp,
+                                                      SmTiling(4), shape);
+                  }).r);
+    }
+    SoftMaxTiling other = SmTiling(4);
+    other.srcM = kSmM + 16;  // SimpleSoftMax re-tiles for srcM
+    for (const SoftMaxTiling& t : {SmTiling(4), other}) {
+      ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [&t](Ops& o) {
+                    SimpleSoftMax<float, false, false, true>(F(o.a), F(o.c), F(o.d), F(o.b), o.tmp,
+                                                             t, kSmShape);
+                  }).r);
+      ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [&t](Ops& o) {
+                    SimpleSoftMax<half, false, false, true>(H(o.a), H(o.c), H(o.d), H(o.b), o.tmp,
+                                                            t, kSmShape);
+                  }).r);
+      ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [&t](Ops& o) {
+                    SimpleSoftMax<half, false, false, true>(H(o.a), F(o.c), F(o.d), H(o.b), o.tmp,
+                                                            t, kSmShape);
+                  }).r);
+    }
   }
 }
 

@@ -4,7 +4,8 @@
 // rounded once at the end). inSum/inMax are [rows, 32 B]; column c of a row uses lane c % 8 of
 // the row's statistics on 2201/2002 (GenericSub/DivNDImpl's block strides read the row's first
 // 8 lanes block by block), lane 0 on 3510 (ColumnLane); the other APIs write them equal.
-// isDataFormatNZ: softmax_nz.h SimpleNzRows (SimpleSoftMaxNZImpl's order, on every arch).
+// isDataFormatNZ: softmax_nz.h SimpleNzRows (SimpleSoftMaxNZImpl's order, on every arch; on
+// 2201/2002 the work buffer as softmax_nz_work.h writes it).
 // On 3510 (regbase/3510/simple_softmax_impl.h SimpleSoftMaxNDImpl) the function is chosen as the
 // register code chooses it (SimpleWholeRegisters): with srcK not a multiple of 64 the
 // whole-register SimpleSoftMaxGenericNDImpl runs past each row (SimpleWholeRows). Checked mode
@@ -197,8 +198,8 @@ void SimpleSoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& inSumT
   if constexpr (std::is_same_v<D, float> && !isDataFormatNZ) leave.Modelled();
   sd::CheckTypes<D, U>("SimpleSoftMax");
   if constexpr (isDataFormatNZ) {
-    sd::SimpleNzRows<D, U>(dstTensor, inSumTensor, inMaxTensor, srcTensor, sharedTmpBuffer,
-                           softmaxShapeInfo, sd::NzDimsOf(softmaxShapeInfo, tiling, true), loc);
+    sd::SimpleNzCall<D, U>(dstTensor, inSumTensor, inMaxTensor, srcTensor, sharedTmpBuffer,
+                           softmaxShapeInfo, tiling, loc, leave);
     return;
   }
   sd::Dims d = sd::DimsOf(softmaxShapeInfo, srcTensor, tiling.srcM, tiling.srcK, false);

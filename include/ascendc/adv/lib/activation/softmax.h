@@ -6,8 +6,10 @@
 // (softmax_common.h HalfRounding: ties away from zero on 2201, RNE elsewhere).
 // The basic-block path (isBasicBlock, srcK a multiple of 64) reduces every srcK column, summing
 // in BasicBlockAddImpl's order. sum and max are written as [rows, 32 B] with the value
-// repeated. isDataFormatNZ: SoftMax with statistics runs softmax_nz.h (SoftMaxNZImpl's order),
-// AdjustSoftMaxRes the NZ rows; see softmax_nz.h for which other APIs of the family take NZ.
+// repeated. isDataFormatNZ: SoftMax with statistics runs softmax_nz.h (SoftMaxNZImpl's order;
+// on 2201/2002 the work buffer as softmax_nz_work.h writes it, splits whose broadcast wraps refused
+// in checked mode), AdjustSoftMaxRes the NZ rows; see softmax_nz.h for which other APIs of the
+// family take NZ.
 // On 3510 the order of regbase/3510/softmax_impl.h (softmax_common.h RegRowSum, RegRowMax; only
 // the first oriSrcK columns of dst stored; isBasicBlock, also without statistics: the first
 // ceil(oriSrcK / 64) * 64, RegBasicDims; isReuseSource on the srcK = 8 and 16 paths: src rows up to
@@ -22,6 +24,7 @@
 #include "lib/activation/softmax_basic_work.h"
 #include "lib/activation/softmax_common.h"
 #include "lib/activation/softmax_nz.h"
+#include "lib/activation/softmax_nz_work.h"
 #include "lib/activation/softmax_work.h"
 #include "lib/activation/softmax_v200_work.h"
 
@@ -302,9 +305,8 @@ void SoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
       sd::SoftMaxNzRowsReg<D, U>("SoftMax", sd::NzFinish::kDiv, dstTensor, sumTensor, maxTensor,
                                  srcTensor, softmaxShapeInfo, tiling, loc);
     } else {
-      sd::SoftMaxNzRows<D, U>("SoftMax", dstTensor, sumTensor, maxTensor, srcTensor,
-                              sharedTmpBuffer, softmaxShapeInfo,
-                              sd::NzDimsOf(softmaxShapeInfo, tiling), loc);
+      sd::SoftMaxNzCall<D, U>(dstTensor, sumTensor, maxTensor, srcTensor, sharedTmpBuffer,
+                              softmaxShapeInfo, tiling, loc, leave);
     }
     return;
   }
