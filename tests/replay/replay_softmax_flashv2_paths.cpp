@@ -32,8 +32,17 @@ struct Image {
   }
 };
 
-// The 8 lanes of one block, reduced as the replay library's pair tree (level by level).
+// The 8 lanes of one block. BlockReduceMax: the first NaN lane, else the first lane holding the
+// largest value (+0 and -0 tie), as lngrad documents the lane reduction (reduce_ops.h; the kit
+// does not say; session 22). BlockReduceSum: the replay library's pair tree (level by level).
 float Block(const float* v, BinFn op) {
+  if (op == MaxOf) {
+    float best = v[0];
+    for (int i = 1; i < 8 && !std::isnan(best); ++i) {
+      if (std::isnan(v[i]) || v[i] > best) best = v[i];
+    }
+    return best;
+  }
   float a[4], b[2];
   for (int i = 0; i < 4; ++i) a[i] = op(v[2 * i], v[2 * i + 1]);
   for (int i = 0; i < 2; ++i) b[i] = op(a[2 * i], a[2 * i + 1]);

@@ -12,6 +12,10 @@
 // K = 1024 branch of SpecialBasicBlock{Max,Add}Impl has fixed repeats (128, 16, 1, 1) and so
 // reduces 8 rows whatever splitM; repeatTimes = (uint8_t)(splitSize / 64) of the Exp and the
 // K = 512 branch's 8 splitM BlockReduce repeats keep their low 8 bits.
+// Session 22 (fv2h), for NaN and ±0 ties: every Max keeps the kit's operand order (a > b ? a : b,
+// BasicBlockMaxImpl's Max(acc, chunk) with splitM > splitK / 64, else Max(chunk, acc);
+// BigBlockReduceMax's Max(chunk, acc)); a BlockReduceMax block gives its first NaN lane, else its
+// first largest lane (lngrad's documented lane reduction; the kit does not say).
 #pragma once
 
 #include <cstdint>

@@ -7,7 +7,7 @@
 // rows, 24 rows and 12 bytes (not a multiple of 32: the shared overload only), the maximum
 // (capped at 60 KiB). srcM a multiple of 8, srcK a multiple of 64 (each BasicBlockReduce branch:
 // 64, [128, 512), 512, (512, 1024), 1024, above 1024). Inputs: ±inf, ±0 and subnormals in src, a
-// NaN in inMax; no NaN in src (the block reductions' NaN order is not part of this replay).
+// NaN in inMax; NaN and ±0 ties in src (session 22): NanAndSignedZeroRowsFollowTheKitsMaxOrder.
 // The tilings the device computes wrongly (splitK 1024 with splitM 16, repeatTimes past 255) run
 // unchecked, where lngrad follows the kit: FloatDataShapesTheDeviceGetsWrong.
 #include <gtest/gtest.h>
@@ -67,6 +67,29 @@ std::vector<float> Inputs(uint32_t seed, const Shape& s) {
         v[uint64_t{r} * s.k + gen() % s.k] = specials[(r % 7 == 1 ? 1 : 0) + gen() % 7];
       }
     }
+  }
+  return v;
+}
+
+// Rows whose max the kit's instruction order decides (session 22), by row % 5: a NaN at a random
+// column; a NaN in column 0 and a -NaN at a random one; negative values with zeros of both signs
+// (lane l of chunks 0 and 1 +0 and -0, four more at random columns); the whole row ±0 at random;
+// a plain row.
+std::vector<float> TieInputs(uint32_t seed, const Shape& s) {
+  std::mt19937 gen(seed);
+  std::vector<float> v = Uniform(seed, uint64_t{s.m} * s.k, -8.0f, 8.0f);
+  for (uint32_t r = 0; r < s.m; ++r) {
+    float* row = v.data() + uint64_t{r} * s.k;
+    const uint32_t c = gen() % s.k, l = gen() % 64;
+    if (r % 5 == 0) row[c] = NAN;
+    if (r % 5 == 1) row[0] = NAN, row[c] = -NAN;
+    if (r % 5 == 2) {
+      for (uint32_t j = 0; j < s.k; ++j) row[j] = -std::fabs(row[j]) - 1.0f;
+      row[l] = 0.0f;
+      if (s.k >= 128) row[64 + l] = -0.0f;
+      for (uint32_t i = 0; i < 4; ++i) row[gen() % s.k] = i % 2 == 0 ? -0.0f : 0.0f;
+    }
+    for (uint32_t j = 0; r % 5 == 3 && j < s.k; ++j) row[j] = gen() % 2 == 0 ? 0.0f : -0.0f;
   }
   return v;
 }
@@ -171,10 +194,10 @@ void ExpectBytes(const std::vector<uint8_t>& got, const std::vector<uint8_t>& wa
   }
 }
 
-Io Operands(const Shape& s, uint32_t seed) {
+Io Operands(const Shape& s, uint32_t seed, bool ties) {
   const uint64_t n = uint64_t{s.m} * s.k, st = uint64_t{s.m} * 8;
   Io in;
-  in.src = Inputs(seed, s);
+  in.src = ties ? TieInputs(seed, s) : Inputs(seed, s);
   in.dst.assign(n + kPast, -77.0f);
   in.sum = Uniform(seed + 1, st, -3.0f, 3.0f);
   in.max = Uniform(seed + 2, st, -3.0f, 3.0f);
@@ -207,8 +230,8 @@ void SplitInto(SoftMaxTiling& t, const Shape& s, uint32_t rows) {
 
 // One shape, one scratch size, both overloads, without and with update; returns the cases the
 // replay covers (the others: the buffer stays marked in lngrad, not compared here). rows: the
-// tiling's splitM (0: SoftMaxFlashV2TilingFunc's for the scratch).
-int Check(const Shape& s, uint32_t tmpBytes, uint32_t seed, uint32_t rows = 0) {
+// tiling's splitM (0: SoftMaxFlashV2TilingFunc's for the scratch); ties: TieInputs for src.
+int Check(const Shape& s, uint32_t tmpBytes, uint32_t seed, uint32_t rows = 0, bool ties = false) {
   int covered = 0;
   for (const bool update : {false, true}) {
     SoftMaxTiling t;
@@ -218,7 +241,7 @@ int Check(const Shape& s, uint32_t tmpBytes, uint32_t seed, uint32_t rows = 0) {
                                                       !KitGetsBasicWrong(t));
     SmxTiling mt;
     std::memcpy(&mt, &t, sizeof mt);
-    const Io in = Operands(s, seed);
+    const Io in = Operands(s, seed, ties);
     Io want = in;
     std::vector<uint8_t> wtmp(tmpBytes, kFill);
     if (!lngrad_replay::ReplayFlashV2BasicScratch(
@@ -265,6 +288,19 @@ TEST(SoftmaxFlashV2BasicScratchReplay, FloatData) {
     const uint32_t max =
         AscendC::GetSoftMaxFlashV2MaxTmpSize(ge::Shape({s.m, s.k}), 4, 4, true, true);
     covered += Check(s, std::min<uint32_t>(max, 60 * 1024), seed += 10);
+  }
+  EXPECT_GE(covered, 80) << "cases the replay covers";
+}
+
+// Rows with NaN and ±0 ties (TieInputs): the row max follows BasicBlockReduceMaxImpl's order
+// (the first NaN of a BlockReduceMax, a NaN in Max's first operand dropped, a tie giving the
+// second operand), not a left fold; max, dst, expSum and the scratch against the replay.
+TEST(SoftmaxFlashV2BasicScratchReplay, NanAndSignedZeroRowsFollowTheKitsMaxOrder) {
+  uint32_t seed = 9400;
+  int covered = 0;
+  for (const Shape& s : kShapes) {
+    covered += Check(s, RowsBytes(8), seed += 10, 0, true);
+    covered += Check(s, RowsBytes(24), seed += 10, 0, true);
   }
   EXPECT_GE(covered, 80) << "cases the replay covers";
 }

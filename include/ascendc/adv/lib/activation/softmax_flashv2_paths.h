@@ -5,9 +5,9 @@
 // lane wins, ±0 ties keep the source's operand order, the split's rows pick NextBlockMaxImpl's
 // order) decides the result of rows with NaN or signed zeros; a left fold drops a NaN after the
 // first column. The update's Max(inMax, rowmax) keeps that operand order (FlashLanes::LoadMax).
-// Not covered here: the basic-block path (BasicBlockReduceMaxImpl's own order: lngrad's fold),
-// the SOFTMAX_OUTPUT_WITHOUT_BRC forms, the config path with splitK below srcK, and 3510
-// (RegRowMax).
+// The basic-block path (session 22) takes BasicBlockReduceMaxImpl's own order (FlashV2BasicRowMax).
+// Not covered here: the generic SOFTMAX_OUTPUT_WITHOUT_BRC forms, the config path with splitK below
+// srcK, and 3510 (RegRowMax).
 //
 // FlashV2BasicScratch: what the isBasicBlock path (softmax_flashv2_basic_block_impl.h, the 2201
 // branches; softmax_flashv2_block_reduce_impl.h) leaves in the work buffer, float data and float
@@ -62,10 +62,57 @@ inline bool FlashV2M1On2002(const char* api) {
   return true;
 }
 
+// The row max of softmax_flashv2_block_reduce_impl.h's BasicBlockReduceMaxImpl (2201 and 2002
+// alike; half data is Cast to float first) for a row of k values (a multiple of 64) of a split of
+// `rows` rows, each binary Max as the device's (a > b ? a : b) in the kit's operand order and
+// each BlockReduceMax block as LaneMax, so that NaN and ±0 ties come out as on the device
+// (SoftMax's BasicRowMax, softmax_basic_work.h, without the 512 and 1024 special trees):
+//  - k = 64 and 512: BlockReduceMax level after level (the first NaN, else the first largest, of
+//    the whole row: LaneMax of the row);
+//  - k = 1024: each 64-value chunk's two BlockReduceMax levels, Max(chunk l, chunk l + 8), then
+//    BlockReduceMax of those 8;
+//  - k above 512 (BigBlockReduceMax): the first 512 values' block maxima in 64 lanes, then
+//    Max(chunk c, acc) for chunks 8..;
+//  - else (BasicBlockMaxImpl): Max(chunk 0, chunk 1), then Max(acc, chunk c) where rows > k / 64
+//    and Max(chunk c, acc) otherwise;
+//  then the 64 lanes' two BlockReduceMax levels (LaneMax of the 64).
+inline float FlashV2BasicRowMax(const float* x, uint32_t k, uint32_t rows) {
+  const auto max = [](float a, float b) { return a > b ? a : b; };
+  const uint32_t chunks = k / kLanes;
+  if (k == kLanes || k == 8 * kLanes) return LaneMax(x, k);
+  float acc[kLanes];
+  if (k == 16 * kLanes) {
+    for (uint32_t l = 0; l < 8; ++l) {
+      acc[l] = max(LaneMax(x + l * kLanes, kLanes), LaneMax(x + (l + 8) * kLanes, kLanes));
+    }
+    return LaneMax(acc, 8);
+  }
+  if (k > 8 * kLanes) {
+    for (uint32_t b = 0; b < kLanes; ++b) acc[b] = LaneMax(x + 8 * b, 8);
+    for (uint32_t c = 8; c < chunks; ++c) {
+      for (uint32_t l = 0; l < kLanes; ++l) acc[l] = max(x[c * kLanes + l], acc[l]);
+    }
+    return LaneMax(acc, kLanes);
+  }
+  for (uint32_t l = 0; l < kLanes; ++l) acc[l] = max(x[l], x[kLanes + l]);
+  for (uint32_t c = 2; c < chunks; ++c) {
+    for (uint32_t l = 0; l < kLanes; ++l) {
+      const float v = x[c * kLanes + l];
+      acc[l] = rows > chunks ? max(acc[l], v) : max(v, acc[l]);
+    }
+  }
+  return LaneMax(acc, kLanes);
+}
+
 // Row r's max over its first k values; d carries the kernel tiling's splits (WithSplits).
-// generic: the broadcast mode's generic path on 2201/2002 (NdRowMax); otherwise RowMax.
-inline float FlashRowMax(const float* x, uint32_t k, const Dims& d, uint32_t r, bool generic) {
-  if (!generic || RegBase()) return RowMax(x, k);
+// basic: the basic-block path on 2201/2002, either mode (FlashV2BasicRowMax over the row's split);
+// generic: the broadcast mode's generic path there (NdRowMax); otherwise RowMax.
+inline float FlashRowMax(const float* x, uint32_t k, const Dims& d, uint32_t r, bool generic,
+                         bool basic = false) {
+  if (RegBase()) return RowMax(x, k);
+  if (basic && k % kLanes == 0)
+    return FlashV2BasicRowMax(x, k, d.splitM != 0 ? SplitRowsAt(d, r) : d.m);
+  if (!generic) return RowMax(x, k);
   return NdRowMax(x, k, SplitRowsAt(d, r));
 }
 

@@ -293,7 +293,8 @@ void FlashV2Rows(bool update, uint64_t basicRows, const FlashV2Args<T, U, E>& a,
   const bool regOrder = update && RegBase();
   for (uint32_t r = 0; r < rows; ++r) {
     LoadRow(x, a.src.HostPtr() + uint64_t{r} * d.k, cols);
-    const float rmax = FlashRowMax(x.data(), bb.on ? d.k : d.oriK, d, r, !bb.on && !a.perRow);
+    const float rmax =
+        FlashRowMax(x.data(), bb.on ? d.k : d.oriK, d, r, !bb.on && !a.perRow, bb.on);
     if (regOrder && reduceMaxOut) PutStat(a.outReduceMax->HostPtr(), r, rmax, 1);
     if (update) {
       f.LoadMax(a.inMax.HostPtr() + uint64_t{r} * ls, rmax);
@@ -707,7 +708,7 @@ void SoftmaxFlashV2(const LocalTensor<T>& dstTensor, const LocalTensor<T>& outRe
     sd::FlashV2Rows<T, T, T>(
         isUpdate, sd::BasicRows(isBasicBlock, tiling, d),
         {dstTensor, outExpSum, outMax, srcTensor, outExpMax, inExpSum, inMax, true, &outReduceMax},
-        sd::RegBasicDims(isBasicBlock, d), &sharedTmpBuffer, loc);
+        sd::WithSplits(sd::RegBasicDims(isBasicBlock, d), tiling), &sharedTmpBuffer, loc);
   }
 }
 
