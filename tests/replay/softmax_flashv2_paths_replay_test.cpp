@@ -9,7 +9,10 @@
 // 64, [128, 512), 512, (512, 1024), 1024, above 1024). Inputs: ±inf, ±0 and subnormals in src, a
 // NaN in inMax; NaN and ±0 ties in src (session 22): NanAndSignedZeroRowsFollowTheKitsMaxOrder.
 // The tilings the device computes wrongly (splitK 1024 with splitM 16, repeatTimes past 255) run
-// unchecked, where lngrad follows the kit: FloatDataShapesTheDeviceGetsWrong.
+// unchecked, where lngrad follows the kit: FloatDataShapesTheDeviceGetsWrong. Session 22: half
+// data with half and with float statistics (HalfData, HalfDataFloatStatistics: scratch and every
+// output against ReplayFlashV2BasicScratchHalf; scratch sizes for 8 and 24 rows and the maximum,
+// capped at 96 KiB).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -19,6 +22,7 @@
 #include <iterator>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "../aicore/checked_mode_scope.h"
@@ -305,7 +309,170 @@ TEST(SoftmaxFlashV2BasicScratchReplay, NanAndSignedZeroRowsFollowTheKitsMaxOrder
   EXPECT_GE(covered, 80) << "cases the replay covers";
 }
 
+// Half data (session 22): S = Half (half statistics) or float. Operands as the float test's
+// (src, inMax, inExpSum rounded to S), one shape, one scratch size, both overloads, without and
+// with update; returns the cases the replay covers.
+using lngrad_replay::Half;
+template <class S>
+struct HalfIo {
+  std::vector<Half> src, dst, em;
+  std::vector<S> sum, max, inSum, inMax;
+  std::vector<uint8_t> tmp;
+};
+template <class S>
+std::vector<S> AsS(const std::vector<float>& v) {
+  std::vector<S> o(v.size());
+  for (size_t i = 0; i < v.size(); ++i) o[i] = lngrad_replay::FromFloat<S>(v[i]);
+  return o;
+}
+template <class S>
+HalfIo<S> HalfOperands(const Shape& s, uint32_t seed, bool ties) {
+  const Io f = Operands(s, seed, ties);
+  constexpr uint32_t ls = 32 / sizeof(S);
+  const uint64_t st = uint64_t{s.m} * ls;
+  HalfIo<S> in;
+  in.src = AsS<Half>(f.src);
+  in.dst.assign(f.dst.size(), lngrad_replay::FromFloat<Half>(-77.0f));
+  in.em = AsS<Half>(Uniform(seed + 3, uint64_t{s.m} * 16, -3.0f, 3.0f));
+  in.sum = AsS<S>(Uniform(seed + 1, st, -3.0f, 3.0f));
+  in.max = AsS<S>(Uniform(seed + 2, st, -3.0f, 3.0f));
+  in.inSum = AsS<S>(Uniform(seed + 4, st, 0.5f, 40.0f));
+  in.inMax = AsS<S>(Uniform(seed + 5, st, -6.0f, 9.0f));
+  if (st > 9) in.inMax[9] = lngrad_replay::FromFloat<S>(NAN);
+  return in;
+}
+
+template <class T>
+void LoadT(const LocalTensor<T>& t, const std::vector<T>& v) {
+  std::memcpy(t.HostPtr(), v.data(), v.size() * sizeof(T));
+}
+template <class T>
+void StoreT(const LocalTensor<T>& t, std::vector<T>& v) {
+  std::memcpy(v.data(), t.HostPtr(), v.size() * sizeof(T));
+}
+
+template <class S>
+HalfIo<S> RunLngradHalf(const Shape& s, bool update, bool stack, uint32_t tmpBytes,
+                        const SoftMaxTiling& t, const HalfIo<S>& in) {
+  using U = std::conditional_t<std::is_same_v<S, Half>, half, float>;
+  HalfIo<S> got = in;
+  lngrad::aicore::LaunchOptions opts;
+  opts.soc = "Ascend910B1";
+  const auto kernel = [&] {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<> h[3], u[4], own, filler;
+    pipe.InitBuffer(h[0], Al(in.src.size() * 2));
+    pipe.InitBuffer(h[1], Al(in.dst.size() * 2));
+    pipe.InitBuffer(h[2], Al(in.em.size() * 2));
+    for (auto& b : u) pipe.InitBuffer(b, Al(in.sum.size() * sizeof(S)));
+    LocalTensor<uint8_t> tmp;
+    lngrad_replay::scratch_test::TakeScratch(pipe, own, filler, stack, tmpBytes, &tmp);
+    if (::testing::Test::HasFatalFailure()) return;
+    LocalTensor<half> src = h[0].Get<half>(), dstAll = h[1].Get<half>(), em = h[2].Get<half>();
+    LocalTensor<half> dst = dstAll[0];
+    dst.SetSize(static_cast<uint32_t>(in.src.size()));
+    LocalTensor<U> sum = u[0].Get<U>(), max = u[1].Get<U>(), inSum = u[2].Get<U>(),
+                   inMax = u[3].Get<U>();
+    LoadT(src.ReinterpretCast<Half>(), in.src), LoadT(dstAll.ReinterpretCast<Half>(), in.dst);
+    LoadT(em.ReinterpretCast<Half>(), in.em), LoadT(sum.template ReinterpretCast<S>(), in.sum);
+    LoadT(max.template ReinterpretCast<S>(), in.max);
+    LoadT(inSum.template ReinterpretCast<S>(), in.inSum);
+    LoadT(inMax.template ReinterpretCast<S>(), in.inMax);
+    std::memset(tmp.HostPtr(), kFill, tmpBytes);
+    const AscendC::SoftMaxShapeInfo si{s.m, s.k, s.m, s.k};
+    if (update && stack) {
+      AscendC::SoftmaxFlashV2<half, true, false, true>(dst, sum, max, src, em, inSum, inMax, t, si);
+    } else if (update) {
+      AscendC::SoftmaxFlashV2<half, true, false, true>(dst, sum, max, src, em, inSum, inMax, tmp, t,
+                                                       si);
+    } else if (stack) {
+      AscendC::SoftmaxFlashV2<half, false, false, true>(dst, sum, max, src, em, inSum, inMax, t,
+                                                        si);
+    } else {
+      AscendC::SoftmaxFlashV2<half, false, false, true>(dst, sum, max, src, em, inSum, inMax, tmp,
+                                                        t, si);
+    }
+    StoreT(dstAll.ReinterpretCast<Half>(), got.dst), StoreT(em.ReinterpretCast<Half>(), got.em);
+    StoreT(sum.template ReinterpretCast<S>(), got.sum);
+    StoreT(max.template ReinterpretCast<S>(), got.max);
+    StoreT(inSum.template ReinterpretCast<S>(), got.inSum);
+    got.tmp.assign(tmp.HostPtr(), tmp.HostPtr() + tmpBytes);
+  };
+  const auto status = lngrad::aicore::Launch(1, kernel, opts);
+  EXPECT_TRUE(status.ok()) << status.message();
+  return got;
+}
+
+template <class T>
+void ExpectSame(const std::vector<T>& got, const std::vector<T>& want, const char* what) {
+  std::vector<float> g(got.size()), w(want.size());
+  for (size_t i = 0; i < got.size(); ++i) g[i] = lngrad_replay::ToFloat(got[i]);
+  for (size_t i = 0; i < want.size(); ++i) w[i] = lngrad_replay::ToFloat(want[i]);
+  ExpectBits(g, w, what);
+}
+
+template <class S>
+int CheckHalf(const Shape& s, uint32_t tmpBytes, uint32_t seed, bool ties) {
+  int covered = 0;
+  for (const bool update : {false, true}) {
+    SoftMaxTiling t;
+    AscendC::SoftMaxFlashV2TilingFunc(ge::Shape({s.m, s.k}), 2, sizeof(S), tmpBytes, t, update,
+                                      true);
+    SmxTiling mt;
+    std::memcpy(&mt, &t, sizeof mt);
+    const HalfIo<S> in = HalfOperands<S>(s, seed, ties);
+    HalfIo<S> want = in;
+    std::vector<uint8_t> wtmp(tmpBytes, kFill);
+    if (!lngrad_replay::ReplayFlashV2BasicScratchHalf<S>(
+            mt, update,
+            {want.src.data(), want.dst.data(), want.sum.data(), want.max.data(), want.em.data(),
+             want.inSum.data(), want.inMax.data()},
+            wtmp.data(), tmpBytes)) {
+      continue;
+    }
+    for (const bool stack : {false, true}) {
+      if (stack && tmpBytes % 32 != 0) continue;
+      SCOPED_TRACE("m " + std::to_string(s.m) + " k " + std::to_string(s.k) + " tmp " +
+                   std::to_string(tmpBytes) + " splitM " + std::to_string(t.splitM) +
+                   (update ? " update" : " no update") + (stack ? " stack" : " shared"));
+      const HalfIo<S> got = RunLngradHalf<S>(s, update, stack, tmpBytes, t, in);
+      if (::testing::Test::HasFailure()) return covered;
+      ++covered;
+      ExpectBytes(got.tmp, wtmp);
+      ExpectSame(got.dst, want.dst, "dst");
+      ExpectSame(got.sum, want.sum, "expSum");
+      ExpectSame(got.max, want.max, "max");
+      ExpectSame(got.em, want.em, "expMax");
+      ExpectSame(got.inSum, want.inSum, "inExpSum");
+    }
+  }
+  return covered;
+}
+
+template <class S>
+int HalfSweep(uint32_t seed) {
+  int covered = 0;
+  constexpr uint32_t ls = 32 / sizeof(S);
+  for (const Shape& s : kShapes) {
+    for (const uint32_t rows : {8u, 24u}) {  // CalculateNDSplitM's half form: ls + K + 64 a row
+      covered += CheckHalf<S>(s, std::min<uint32_t>(rows * (ls + s.k + 64) * 4, 96 * 1024),
+                              seed += 10, rows == 24);
+    }
+    const uint32_t max =
+        AscendC::GetSoftMaxFlashV2MaxTmpSize(ge::Shape({s.m, s.k}), 2, sizeof(S), true, true);
+    covered += CheckHalf<S>(s, std::min<uint32_t>(max, 96 * 1024), seed += 10, false);
+  }
+  return covered;
+}
+
 }  // namespace
+
+// Half data with half statistics and with float statistics, NaN and ±0 tie rows in one of the
+// three scratch sizes: the work buffer byte for byte and every output against the replay.
+TEST(SoftmaxFlashV2BasicScratchReplay, HalfData) { EXPECT_GE(HalfSweep<Half>(9500), 60); }
+TEST(SoftmaxFlashV2BasicScratchReplay, HalfDataFloatStatistics) {
+  EXPECT_GE(HalfSweep<float>(9600), 60);
+}
 
 // The tilings the device computes wrongly, unchecked (lngrad follows the kit's sequence): K = 1024
 // in splits of 16 rows (rows 8..15 take the stale work-buffer floats at 64 M + 8.., and the Exp's

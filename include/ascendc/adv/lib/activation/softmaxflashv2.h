@@ -657,10 +657,10 @@ void SoftmaxFlashV2(const LocalTensor<D>& dstTensor, const LocalTensor<U>& expSu
   constexpr bool generic = !m1 && (config.oriSrcM == 0 || config.oriSrcK == 0);
   sd::FlashV2Scratch sc(generic && !basic, sharedTmpBuffer, run, d, isUpdate,
                         std::is_same_v<D, half>, std::is_same_v<U, half>);
-  // The isBasicBlock path's (softmax_flashv2_paths.h): unchecked, for the defect shapes it
-  // derives, the outputs follow the kit's sequence.
-  sd::FlashV2BasicScratch bs(basic && !m1 && std::is_same_v<D, float> && std::is_same_v<U, float>,
-                             sharedTmpBuffer, run, d, isUpdate);
+  // The isBasicBlock path's (softmax_flashv2_paths.h; float and half data): unchecked, for the
+  // float defect shapes it derives, the outputs follow the kit's sequence.
+  sd::FlashV2BasicScratch bs(basic && !m1, sharedTmpBuffer, run, d, isUpdate, sd::Lanes<U>(),
+                             std::is_same_v<D, half>);
   bs.Begin(args);
   sd::FlashV2Rows<D, U, D>(isUpdate, sd::BasicRows(basic, run, d), args,
                            sd::WithSplits(sd::RegBasicDims(isBasicBlock, d), run), &sharedTmpBuffer,
