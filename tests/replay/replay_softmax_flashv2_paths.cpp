@@ -260,11 +260,13 @@ bool ReplayFlashV2BasicScratchHalf(const SmxTiling& t, bool update, const FlashV
   constexpr uint32_t ls = kHalfStats ? 16 : 8;
   const uint32_t m = t.splitM, k = t.splitK;
   if (m == 0 || m % kBlk != 0 || t.rangeM == 0 || k % kRep != 0 || t.reduceK != ls ||
-      t.reduceSize != m * ls || t.splitSize != m * k || m > 255 || k / kBlk > 255 ||
-      t.splitSize / kRep > 255 || (k == 1024 && m != 8)) {
+      t.reduceSize != m * ls || t.splitSize != m * k || m > 255 || k / kBlk > 255) {
     return false;
   }
   const uint64_t sz = t.splitSize, rs = t.reduceSize;
+  // repeatTimes = (uint8_t)(splitSize / 64): the Casts of src and dst and the Exp over the split
+  // run that many repeats (the rest of the float copy: what the scratch held).
+  const uint64_t expN = uint64_t{static_cast<uint8_t>(sz / kRep)} * kRep;
   Image im;
   im.n = bytes / 4;
   im.w.assign(im.n + sz + 128 * uint64_t{m} + 2048, 0.0f);
@@ -278,7 +280,7 @@ bool ReplayFlashV2BasicScratchHalf(const SmxTiling& t, bool update, const FlashV
   std::vector<float> stat(rn);  // the float statistics tensors' values (max, expSum)
   for (uint32_t i = 0; i < t.rangeM; ++i) {
     const uint64_t o1 = uint64_t{i} * sz, o2 = uint64_t{i} * rs;
-    Load(im, b0, io.src + o1, sz);  // Cast<float, half>
+    Load(im, b0, io.src + o1, expN);  // Cast<float, half>
     if (!update) {
       BasicReduce(im, b2, b0, b1, m, k, MaxOf);
       if constexpr (kHalfStats) {
@@ -290,8 +292,8 @@ bool ReplayFlashV2BasicScratchHalf(const SmxTiling& t, bool update, const FlashV
         Store(io.max + o2, stat.data(), rs);
         SubRowsPitch(im, b0, stat.data(), m, k, kBlk);
       }
-      Unary(im, b0, b0, sz, ExpOf);
-      Store(io.dst + o1, b0, sz);
+      Unary(im, b0, b0, expN, ExpOf);
+      Store(io.dst + o1, b0, expN);
       BasicReduce(im, b2, b0, b1, m, k, SumOf);
       if constexpr (kHalfStats) {
         Brcb16(im, b1, b2, ceilM);
@@ -312,8 +314,8 @@ bool ReplayFlashV2BasicScratchHalf(const SmxTiling& t, bool update, const FlashV
       Unary(im, b2, b2, rn, ExpOf);
       Store(io.expMax + o2, b2, rn);
       SubRowsPitch(im, b0, b3, m, k, 2 * kBlk);
-      Unary(im, b0, b0, sz, ExpOf);
-      Store(io.dst + o1, b0, sz);
+      Unary(im, b0, b0, expN, ExpOf);
+      Store(io.dst + o1, b0, expN);
       BasicReduce(im, b3, b0, b1, m, k, SumOf);
       Brcb16(im, b1, b3, ceilM);
       Load(im, b3, io.inExpSum + o2, rn);
@@ -340,8 +342,8 @@ bool ReplayFlashV2BasicScratchHalf(const SmxTiling& t, bool update, const FlashV
       im.Note(b1 + q * 2 * kRep, 2 * kRep);
     }
     Store(io.expMax + o2 * 2, b1, 2 * rn);
-    Unary(im, b0, b0, sz, ExpOf);
-    Store(io.dst + o1, b0, sz);
+    Unary(im, b0, b0, expN, ExpOf);
+    Store(io.dst + o1, b0, expN);
     BasicReduce(im, b3, b0, b1, m, k, SumOf);
     Brcb(im, b1, b3, ceilM);
     std::vector<float> inSum(rn);

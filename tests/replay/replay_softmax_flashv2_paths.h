@@ -55,8 +55,8 @@ bool ReplayFlashV2BasicScratch(const SmxTiling& t, bool update, const FlashV2Bas
 // Copies); the update's tmpBuffer3 / inSumTmp at tmpBuffer1 + 32 splitM. S = Half (half statistics)
 // or float. Outputs are written as the kit's Casts (FLOAT2HALF_ROUND_MODE: nearest, ties away) and
 // float stores leave them. Not replayed (false): the tilings ReplayFlashV2BasicScratch does not
-// cover, reduceK other than 32 bytes of S, splitK 1024 with splitM other than 8 and repeatTimes
-// past 255.
+// cover, reduceK other than 32 bytes of S. splitK 1024 with splitM above 8 and repeatTimes past
+// 255 (the Casts' and the Exp's) run as in the float replay.
 template <class S>
 struct FlashV2BasicHalfIo {
   const Half* src;

@@ -412,12 +412,19 @@ void ExpectSame(const std::vector<T>& got, const std::vector<T>& want, const cha
 }
 
 template <class S>
-int CheckHalf(const Shape& s, uint32_t tmpBytes, uint32_t seed, bool ties) {
+int CheckHalf(const Shape& s, uint32_t tmpBytes, uint32_t seed, bool ties, uint32_t rows = 0) {
   int covered = 0;
   for (const bool update : {false, true}) {
     SoftMaxTiling t;
     AscendC::SoftMaxFlashV2TilingFunc(ge::Shape({s.m, s.k}), 2, sizeof(S), tmpBytes, t, update,
                                       true);
+    if (rows != 0) {
+      SplitInto(t, s, rows);
+      t.reduceSize = rows * (32 / sizeof(S));
+      t.tailReduceSize = t.tailM * (32 / sizeof(S));
+    }
+    const lngrad::aicore::test::CheckedModeScope mode(lngrad::aicore::CheckedMode() &&
+                                                      !KitGetsBasicWrong(t));
     SmxTiling mt;
     std::memcpy(&mt, &t, sizeof mt);
     const HalfIo<S> in = HalfOperands<S>(s, seed, ties);
@@ -472,6 +479,24 @@ int HalfSweep(uint32_t seed) {
 TEST(SoftmaxFlashV2BasicScratchReplay, HalfData) { EXPECT_GE(HalfSweep<Half>(9500), 60); }
 TEST(SoftmaxFlashV2BasicScratchReplay, HalfDataFloatStatistics) {
   EXPECT_GE(HalfSweep<float>(9600), 60);
+}
+
+// Half data on the tilings the device computes wrongly, unchecked (session 22): K = 1024 in
+// splits of 16 rows, 24 and 32 rows of 768 and 512 (the Casts' and the Exp's repeats wrapped).
+TEST(SoftmaxFlashV2BasicScratchReplay, HalfDataShapesTheDeviceGetsWrong) {
+  const Shape shapes[] = {{16, 1024}, {24, 768}, {32, 512}};
+  const uint32_t rows[] = {16, 24, 32};
+  uint32_t seed = 9800;
+  int covered = 0;
+  for (int i = 0; i < 3; ++i) {
+    const Shape& s = shapes[i];
+    for (const uint32_t extra : {0u, 4096u}) {
+      const uint32_t b16 = rows[i] * (16 + s.k + 64) * 4 + extra, b32 = b16 - rows[i] * 32;
+      covered += CheckHalf<Half>(s, b16, seed += 10, false, rows[i]);
+      covered += CheckHalf<float>(s, b32, seed += 10, false, rows[i]);
+    }
+  }
+  EXPECT_EQ(covered, 48) << "cases the replay covers";
 }
 
 // The tilings the device computes wrongly, unchecked (lngrad follows the kit's sequence): K = 1024

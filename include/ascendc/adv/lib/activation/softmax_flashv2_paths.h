@@ -35,8 +35,9 @@
 // splitK / 64 - 8 past 255, splitSize / 64 past 255 (the Exp's uint8_t repeatTimes; for K = 512
 // also the first BlockReduce's 8 M). Unchecked, inside the coverage above, the scratch runs in
 // device mode for K = 1024 with splitM above 8 and the wrapped Exp: DeviceSplit writes the
-// outputs as the kit's float sequence leaves them (stale floats: what the UB holds there); the
-// other refused tilings and half data's keep lngrad's rows (the buffer stays marked for half).
+// outputs as the kit's float sequence leaves them (stale floats: what the UB holds there); half
+// data (session 22) in HalfSplit, the wrapped repeats cutting its Casts of src and dst too. The
+// other refused tilings keep lngrad's rows.
 #pragma once
 
 #include <algorithm>
@@ -189,12 +190,13 @@ class FlashV2BasicScratch {
           t.srcM == d.m && t.srcK == d.k && t.splitK == d.k && d.k % kLanes == 0 && m != 0 &&
           m % 8 == 0 && t.rangeM != 0 && t.reduceK == ls && t.reduceSize == m * ls &&
           t.splitSize == m * d.k && m <= 255 && d.k <= 2040 && (ls == 8 || half);
-    // The defects it follows (unchecked), float data: K = 1024 with splitM above 8, the Exp's
-    // repeats wrapped; inside the buffer (72 M floats) so that the stale floats read are the
-    // UB's. Half data: none (the buffer stays marked).
+    // The defects it follows (unchecked): K = 1024 with splitM above 8, the Exp's repeats
+    // wrapped (half data: its Casts too); inside the buffer (float data 72 M floats, half data
+    // splitSize + reduceSize + 64 M, 1024 for K = 1024) so that the stale floats read are the UB's.
     device_ = on_ && !FlashV2BasicDefect(t).empty();
-    if (device_ && half) on_ = device_ = false;
-    if (device_ && uint64_t{m} * 72 > tmp.View().size_bytes / 4) on_ = device_ = false;
+    const uint64_t reach =
+        half ? uint64_t{t.splitSize} + t.reduceSize + std::max(64u * m, 1024u) : uint64_t{m} * 72;
+    if (device_ && reach > tmp.View().size_bytes / 4) on_ = device_ = false;
   }
   bool Active() const { return on_; }
 
@@ -209,6 +211,11 @@ class FlashV2BasicScratch {
       LoadRow(src_, a.src.HostPtr(), static_cast<uint32_t>(rows * k_));
       if (update_) LoadRow(inMax_, a.inMax.HostPtr(), static_cast<uint32_t>(rows * ls_));
       if (update_) LoadRow(inSum_, a.inExpSum.HostPtr(), static_cast<uint32_t>(rows * ls_));
+      if (!device_) return;
+      out_[0] = a.dst.HostPtr(), out_[1] = a.max.HostPtr(), out_[2] = a.expSum.HostPtr();
+      out_[3] = a.expMax.HostPtr();
+      dstRaw_.resize(rows * k_);
+      std::memcpy(dstRaw_.data(), a.dst.HostPtr(), rows * k_ * 2);
     } else if constexpr (std::is_same_v<std::decay_t<decltype(*a.max.HostPtr())>, float>) {
       if (!on_) return;
       io_ = {a.src.HostPtr(),    a.dst.HostPtr(),      a.expSum.HostPtr(), a.max.HostPtr(),
@@ -232,7 +239,7 @@ class FlashV2BasicScratch {
     std::memcpy(img_.data(), tmp_.HostPtr(), bytes);
     written_.assign(n_, false);
     for (uint32_t s = 0; s < t_.rangeM; ++s)
-      device_ ? DeviceSplit(s) : half_ ? HalfSplit(s) : Split(s);
+      half_ ? HalfSplit(s) : device_ ? DeviceSplit(s) : Split(s);
     if (high_ > n_) {  // the kit's footprint passes the buffer's end: left marked
       on_ = false;
       return;
@@ -315,11 +322,28 @@ class FlashV2BasicScratch {
     for (uint64_t p = 0; p < n; ++p) v[p] = img_[from + p / per];
     std::memcpy(W(to, n), v.data(), n * 4);
   }
-  // x - max (column c: lane c % 8 of its row's statistics, `pitch` floats a row), then the Exp,
-  // in place over the split's float copy at 0.
-  void SubExp(const float* mx, uint32_t pitch) {
-    float* x = img_.data();
-    for (uint64_t i = 0; i < t_.splitSize; ++i) x[i] = ExpOf(x[i] - mx[i / k_ * pitch + i % 8]);
+  // x - max (column c: lane c % 8 of its row's statistics, `pitch` floats a row), then the Exp
+  // of the first expN, in place over the split's float copy at 0.
+  void SubExp(const float* mx, uint32_t pitch, uint64_t expN) {
+    float* x = W(0, t_.splitSize);
+    for (uint64_t i = 0; i < t_.splitSize; ++i) x[i] = x[i] - mx[i / k_ * pitch + i % 8];
+    for (uint64_t i = 0; i < expN; ++i) x[i] = ExpOf(x[i]);
+  }
+  // Device mode, half data: output element i of `what` (0 dst, 1 max, 2 expSum, 3 expMax) as the
+  // kit's Cast (half) or float store leaves it; dst past expN keeps its bytes.
+  void Put(int what, uint64_t i, float v) {
+    void* p = out_[what];
+    if (what == 0 || what == 3 || ls_ == 16) {
+      static_cast<half*>(p)[i] = Narrow<half>(v);
+    } else {
+      static_cast<float*>(p)[i] = v;
+    }
+  }
+  void PutDst(uint32_t s, uint64_t expN) {
+    const uint64_t o1 = uint64_t{s} * t_.splitSize;
+    for (uint64_t i = 0; i < expN; ++i) Put(0, o1 + i, img_[i]);
+    std::memcpy(static_cast<uint16_t*>(out_[0]) + o1 + expN, dstRaw_.data() + o1 + expN,
+                (t_.splitSize - expN) * 2);
   }
   // A split of the half data forms (softmax_flashv2_basic_block_impl.h, the 2201 branches): the
   // Cast of the split at 0, tmpBuffer2 at splitSize, tmpBuffer1 at splitSize + reduceSize (the
@@ -330,20 +354,27 @@ class FlashV2BasicScratch {
   // the sum into tmpBuffer3, its Brcbs, inExpSum's Cast there, times expMax, plus the sum. Float
   // statistics: the max into tmpBuffer2, its Brcb, the Copy of inMax there, inMax - max and Exp,
   // expMax's two Copies into tmpBuffer1 (16 a row), x - max and Exp, the sum into inSumTmp, its
-  // Brcb, expMax times inExpSum into inSumTmp.
+  // Brcb, expMax times inExpSum into inSumTmp. Device mode (the refused K = 1024 with splitM
+  // above 8, repeats wrapped): the Casts and the Exp over (uint8_t)(splitSize / 64) repeats, the
+  // outputs written from the image's values (Put; dst past them keeps its bytes).
   void HalfSplit(uint32_t s) {
     const uint32_t m = t_.splitM;
     const uint64_t sz = t_.splitSize, rs = t_.reduceSize, b1 = sz + rs, b3 = b1 + 32 * m;
     const uint64_t o2 = uint64_t{s} * rs;
-    std::memcpy(W(0, sz), src_.data() + uint64_t{s} * sz, sz * 4);
+    // The Casts and the Exp run (uint8_t)(splitSize / 64) repeats (device mode: wrapped).
+    const uint64_t expN = uint64_t{static_cast<uint8_t>(sz / kLanes)} * kLanes;
+    std::memcpy(W(0, expN), src_.data() + uint64_t{s} * sz, expN * 4);
     const float* x = img_.data();
     if (!update_) {
       Reduce(false, sz, x, b1);
       std::vector<float> mx(uint64_t{m} * 8);
       for (uint64_t p = 0; p < mx.size(); ++p) mx[p] = img_[sz + p / 8];
+      for (uint64_t p = 0; device_ && p < rs; ++p) Put(1, o2 + p, img_[sz + p / ls_]);
       if (ls_ == 16) Brcb(b1, sz, 16);
-      SubExp(mx.data(), 8);
+      SubExp(mx.data(), 8, expN);
+      if (device_) PutDst(s, expN);
       Reduce(true, sz, x, b1);
+      for (uint64_t p = 0; device_ && p < rs; ++p) Put(2, o2 + p, img_[sz + p / ls_]);
       if (ls_ == 16) Brcb(b1, sz, 16);
       return;
     }
@@ -358,11 +389,10 @@ class FlashV2BasicScratch {
     }
     if (ls_ == 16) std::memcpy(W(b3, rs), mx.data(), rs * 4);
     for (uint64_t p = 0; p < rs; ++p) in[p] = ExpOf(in[p] - mx[p]);
-    if (ls_ == 8) {  // the two Copies: row r's 8 expMax lanes twice
-      float* e = W(b1, 2 * rs);
-      for (uint64_t p = 0; p < 2 * rs; ++p) e[p] = in[p / 16 * 8 + p % 8];
-    }
-    SubExp(mx.data(), ls_);
+    std::vector<float> em(uint64_t{m} * 16);  // expMax's 16 a row
+    for (uint64_t p = 0; p < em.size(); ++p) em[p] = ls_ == 16 ? in[p] : in[p / 16 * 8 + p % 8];
+    if (ls_ == 8) std::memcpy(W(b1, em.size()), em.data(), em.size() * 4);  // the two Copies
+    SubExp(mx.data(), ls_, expN);
     Reduce(true, b3, x, b1);
     Brcb(b1, b3, ls_);
     float* v = W(b3, rs);
@@ -370,6 +400,13 @@ class FlashV2BasicScratch {
       v[p] = in[p] * inSum_[o2 + p];
       if (ls_ == 16) v[p] = v[p] + img_[b1 + p];
     }
+    if (!device_) return;
+    PutDst(s, expN);
+    for (uint64_t p = 0; p < rs; ++p) {
+      Put(1, o2 + p, mx[p]);
+      Put(2, o2 + p, ls_ == 16 ? v[p] : v[p] + img_[b1 + p]);
+    }
+    for (uint64_t p = 0; p < em.size(); ++p) Put(3, uint64_t{s} * em.size() + p, em[p]);
   }
   void Split(uint32_t s) {
     const float *dst = io_.dst, *max = io_.max;
@@ -439,6 +476,8 @@ class FlashV2BasicScratch {
   bool update_, half_, on_ = false, device_ = false;
   Io io_;
   std::vector<float> src_, inMax_, inSum_, dst_, img_;
+  void* out_[4] = {};  // device mode, half data: dst, max, expSum, expMax
+  std::vector<uint16_t> dstRaw_;
   std::vector<bool> written_;
   uint64_t n_ = 0, high_ = 0;
 };
