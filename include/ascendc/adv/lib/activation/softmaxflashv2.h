@@ -296,7 +296,7 @@ void FlashV2Rows(bool update, uint64_t basicRows, const FlashV2Args<T, U, E>& a,
   const bool regOrder = update && RegBase();
   for (uint32_t r = 0; r < rows; ++r) {
     LoadRow(x, a.src.HostPtr() + uint64_t{r} * d.k, cols);
-    const float rmax = FlashRowMax(x.data(), bb.on ? d.k : d.oriK, d, r, !bb.on);
+    const float rmax = FlashRowMax(x.data(), bb.on ? d.k : d.oriK, d, r, !bb.on, bb.on);
     if (regOrder && reduceMaxOut) PutStat(a.outReduceMax->HostPtr(), r, rmax, 1);
     if (update) {
       f.LoadMax(a.inMax.HostPtr() + uint64_t{r} * ls, rmax);
@@ -665,10 +665,10 @@ void SoftmaxFlashV2(const LocalTensor<D>& dstTensor, const LocalTensor<U>& expSu
   sd::CheckFlashV2V200Defect(generic && !basic, run, d);
   sd::FlashV2Scratch sc(generic && !basic, sharedTmpBuffer, run, d, isUpdate,
                         std::is_same_v<D, half>, std::is_same_v<U, half>);
-  // The isBasicBlock path's (softmax_flashv2_paths.h): unchecked, for the defect shapes it
-  // derives, the outputs follow the kit's sequence.
-  sd::FlashV2BasicScratch bs(basic && !m1 && std::is_same_v<D, float> && std::is_same_v<U, float>,
-                             sharedTmpBuffer, run, d, isUpdate);
+  // The isBasicBlock path's (softmax_flashv2_paths.h; float and half data): unchecked, for the
+  // float defect shapes it derives, the outputs follow the kit's sequence.
+  sd::FlashV2BasicScratch bs(basic && !m1, sharedTmpBuffer, run, d, isUpdate, sd::Lanes<U>(),
+                             std::is_same_v<D, half>);
   bs.Begin(args);
   sd::FlashV2Rows<D, U, D>(isUpdate, sd::BasicRows(basic, run, d), args,
                            sd::WithSplits(sd::RegBasicDims(isBasicBlock, d), run), &sharedTmpBuffer,
