@@ -145,18 +145,19 @@ struct CfgShape {
 // reduced at its own stride; returns false) or, with splitK below srcK, the rows of each of the
 // tiling's splits reduced at i * splitK (row i from the values of the rows before it, as the
 // device's reductions read them; the Sub and Div at srcK; returns true, done). Checked mode
-// names that stride (invalid_count); other tilings are refused in any mode (not modelled).
+// names that stride (softmax_device_defect); other tilings are refused in any mode (not modelled:
+// invalid_count).
 // statK: the dstK of the config's ReduceLastND; reduceK: the tiling's (or the re-tile's) stat
 // row stride, which the Sub, the Div and the statistics' offsets take.
 struct CfgRun {
   CfgShape cfg;
   uint32_t statK, reduceK;
 };
-inline void RefuseCfg(const char* api, const CfgRun& c, const std::string& why) {
-  RaiseKernelCheck(checks::kInvalidCount,
-                   std::string(api) +
-                       ": the constant-shape config (config.oriSrcK = " + std::to_string(c.cfg.k) +
-                       ", splitK = " + std::to_string(c.cfg.SplitK()) + ") " + why);
+inline void RefuseCfg(const char* api, const CfgRun& c, const std::string& why,
+                      const char* check = checks::kInvalidCount) {
+  RaiseKernelCheck(check, std::string(api) + ": the constant-shape config (config.oriSrcK = " +
+                              std::to_string(c.cfg.k) +
+                              ", splitK = " + std::to_string(c.cfg.SplitK()) + ") " + why);
 }
 
 // Checked mode, splitK below srcK: the reductions read row i of a split at i * splitK.
@@ -165,7 +166,8 @@ inline void RefuseCfgRowMix(const char* api, const CfgRun& c, uint32_t k) {
             "reduces row i of each split from the values at i * splitK, not i * srcK = i * " +
                 std::to_string(k) +
                 ": on the device rows after the first take the max and sum of other rows' "
-                "values; set a config.oriSrcK that rounds up to srcK");
+                "values; set a config.oriSrcK that rounds up to srcK",
+            checks::kSoftmaxDeviceDefect);
 }
 
 // Checked mode, a tiling reduceK below the statK statistics the config's reductions write per
@@ -177,7 +179,8 @@ inline void RefuseCfgStatStride(const char* api, const CfgRun& c) {
                 "is " + std::to_string(c.reduceK) +
                 ": on the device the Sub and the Div of row r read the max and sum of row r * " +
                 std::to_string(c.reduceK) + " / " + std::to_string(c.statK) +
-                " of its split; pass a tiling made for the shape with statistics of the data type");
+                " of its split; pass a tiling made for the shape with statistics of the data type",
+            checks::kSoftmaxDeviceDefect);
 }
 
 // ConfigRows's rows with splitK below srcK or reduceK below statK, split by split as
@@ -198,7 +201,10 @@ void ConfigSplits(const CfgRun& c, const Dims& d, const AscendC::tiling::SoftMax
     LoadRow(x, src.HostPtr() + at, rows * d.k);
     mx.assign(rows, 0.0f);
     sm.assign(rows, 0.0f);
-    for (uint32_t r = 0; r < rows; ++r) mx[r] = RowMax(x.data() + uint64_t{r} * splitK, c.cfg.k);
+    // NewReduceMaxLastNDImpl's order for a split of `rows` rows (NaN and signed zeros).
+    for (uint32_t r = 0; r < rows; ++r) {
+      mx[r] = NdRowMax(x.data() + uint64_t{r} * splitK, c.cfg.k, rows);
+    }
     for (size_t j = 0; j < x.size(); ++j) x[j] = x[j] - mx[j / d.k * c.reduceK / c.statK];
     ExpInPlace(x);
     if (reuseSrc) StoreRow(src.HostPtr() + at, x);
@@ -340,17 +346,16 @@ void SoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
   // The work buffer of the generic loop on 2201 (softmax_work.h) and 2002 (softmax_v200_work.h);
   // elsewhere marked. On 2201 the config's generic path gets here when its reduction parameters
   // are the tiling's (splitK = srcK, reduceK the statistics' 32 bytes; ConfigRows):
-  // SoftMaxNDExtImpl's loop with oriK the config's; 2002's config path is not modelled.
+  // SoftMaxNDExtImpl's loop with oriK the config's. On 2002 the config is not read (membase/v200
+  // SoftMaxNDImpl), so its calls are the default loop's.
   // The splits the 2002 sequence gets wrong: refused in checked mode; unchecked, dev holds the
   // device's results, stored over SoftMaxRows's (softmax_v200_work.h V200Defect).
-  constexpr bool kConfigShape = config.oriSrcM != 0 && config.oriSrcK != 0;
   sd::RowExps rowExps;
   sd::V200Device dev;
-  if (!basic &&
-      (sd::SoftMaxWork<D, U>("SoftMax", loc, kt, d, srcTensor, &sumTensor, &maxTensor,
-                             sharedTmpBuffer, false, &rowExps) ||
-       (!kConfigShape && sd::SoftMaxWorkV200<D, U>("SoftMax", loc, kt, d, srcTensor, &sumTensor,
-                                                   &maxTensor, sharedTmpBuffer, false, &dev)))) {
+  if (!basic && (sd::SoftMaxWork<D, U>("SoftMax", loc, kt, d, srcTensor, &sumTensor, &maxTensor,
+                                       sharedTmpBuffer, false, &rowExps) ||
+                 sd::SoftMaxWorkV200<D, U>("SoftMax", loc, kt, d, srcTensor, &sumTensor, &maxTensor,
+                                           sharedTmpBuffer, false, &dev))) {
     leave.Modelled();
   }
   // SoftMaxBasicBlock's buffer, statistics stores and dst on 2201 (softmax_basic_work.h) and
@@ -417,15 +422,14 @@ void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
   d.m = sd::GenericSplitRows("SoftMax", "dstTensor", tiling, kt, d);
   // SingleSoftMaxImpl's work buffer on 2201 and 2002 (softmax_work.h, softmax_v200_work.h; any
   // isBasicBlock); elsewhere marked. (On 2201 the config's generic path as above:
-  // SingleSoftMaxImpl's loop with oriK the config's.)
+  // SingleSoftMaxImpl's loop with oriK the config's; 2002 does not read the config.)
   // The splits the 2002 sequence gets wrong: as with statistics (V200Defect, V200Store).
-  constexpr bool kConfigShape = config.oriSrcM != 0 && config.oriSrcK != 0;
   sd::RowExps rowExps;
   sd::V200Device dev;
   if (sd::SoftMaxWork<T, T>("SoftMax", loc, kt, d, srcTensor, nullptr, nullptr, sharedTmpBuffer,
                             false, &rowExps) ||
-      (!kConfigShape && sd::SoftMaxWorkV200<T, T>("SoftMax", loc, kt, d, srcTensor, nullptr,
-                                                  nullptr, sharedTmpBuffer, false, &dev))) {
+      sd::SoftMaxWorkV200<T, T>("SoftMax", loc, kt, d, srcTensor, nullptr, nullptr, sharedTmpBuffer,
+                                false, &dev)) {
     leave.Modelled();
   }
   sd::SoftMaxRows<T, T>("SoftMax", false, sd::Finish::kDiv, dstTensor, nullptr, nullptr, srcTensor,
