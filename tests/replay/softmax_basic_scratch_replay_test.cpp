@@ -62,6 +62,9 @@ struct Case {
 // The constant-shape config whose shape passes SoftMaxNDImpl's basic-block test (oriSrcK % 64,
 // below 2048, oriSrcM % 8): SoftMaxBasicBlock runs whatever isBasicBlock says.
 constexpr AscendC::SoftmaxConfig kCfg16x128{true, 16, 128};
+// SimpleSoftMax's config path (SimpleSoftMaxGenericNDImpl: splitK and 32-byte statistics rows,
+// the host tiling's own values).
+constexpr AscendC::SoftmaxConfig kCfg8x36{true, 8, 36};
 
 template <class T, class S>
 struct Mem {
@@ -112,6 +115,12 @@ void Call(const Case& c, const SoftMaxTiling& t, const AscendC::SoftMaxShapeInfo
       AscendC::SoftMax<Dev<T>, false, true>(d, sm, mx, s, t, si);
     } else {
       AscendC::SoftMax<Dev<T>, false, true>(d, sm, mx, s, tmp, t, si);
+    }
+  } else if (c.cfg) {  // kCfg8x36, the generic path's config form
+    if (stack) {
+      AscendC::SimpleSoftMax<half, false, false, false, kCfg8x36>(d, sm, mx, s, t, si);
+    } else {
+      AscendC::SimpleSoftMax<half, false, false, false, kCfg8x36>(d, sm, mx, s, tmp, t, si);
     }
   } else if (c.basic) {
     if (stack) {
@@ -243,8 +252,8 @@ int Check(const char* soc, const Case& c0, uint32_t seed) {
                  " statistics> m " + std::to_string(c.m) + " k " + std::to_string(c.k) + " oriK " +
                  std::to_string(c.oriK) + " tmp " + std::to_string(c.tmpBytes) +
                  (c.hostTiling ? " host tiling" : " re-tile") + (c.basic ? " basic" : "") +
-                 (c.cfg ? " config 16x128" : "") + (stack ? " stack" : "") + " seed " +
-                 std::to_string(seed));
+                 (c.cfg ? (kApi == Api::kSimple ? " config 8x36" : " config 16x128") : "") +
+                 (stack ? " stack" : "") + " seed " + std::to_string(seed));
     SoftMaxTiling given;
     rp::SmxTiling kt;
     Tilings<T, S>(c, &given, &kt);
@@ -272,8 +281,9 @@ int Check(const char* soc, const Case& c0, uint32_t seed) {
       covered = replay(kt, in.src.data(), want.dst.data(), want.dst.size(), want.sum.data(),
                        want.max.data(), ns, want.tmp);
     } else {
-      covered = rp::ReplaySimpleSoftMaxHalfWork<S>(kt, c.basic, in.src.data(), want.dst.data(),
-                                                   in.sum.data(), in.max.data(), ns, want.tmp);
+      covered = rp::ReplaySimpleSoftMaxHalfWork<S>(kt, c.basic, std::string(soc) == k310P,
+                                                   in.src.data(), want.dst.data(), in.sum.data(),
+                                                   in.max.data(), ns, want.tmp);
     }
     if (!covered) {
       continue;
@@ -375,6 +385,21 @@ TEST(SimpleSoftMaxHalfScratchReplay, GenericLoopMatchesTheKitsBufferByteForByte)
 TEST(SimpleSoftMaxHalfScratchReplay, BasicBlockMatchesTheKitsBufferByteForByte) {
   Sweep<rp::Half, rp::Half, Api::kSimple>(kBasicHalf, true, 6900);
   Sweep<rp::Half, float, Api::kSimple>(kBasicHalf, true, 7000);
+}
+
+// The constant-shape config's generic path (2201) with the host tiling, whose reduceK is the
+// config's 32-byte rows: the default loop's buffer (marked before session 22). The kernel's
+// re-tile of another shape's tiling gives the same reduceK here.
+TEST(SimpleSoftMaxHalfScratchReplay, ConstantShapeConfigMatchesTheKitsBufferByteForByte) {
+  Sweep<rp::Half, rp::Half, Api::kSimple>(kSimpleHalf, false, 8100, true);
+  Sweep<rp::Half, float, Api::kSimple>(kSimpleHalf, false, 8200, true);
+}
+
+// isBasicBlock on 2002 (Ascend310P1): SimpleSoftMaxBasicBlock is membase/common's, its buffer the
+// 2201 steps (marked before session 22).
+TEST(SimpleSoftMaxHalfScratchReplay, BasicBlockOn2002MatchesTheKitsBufferByteForByte) {
+  Sweep<rp::Half, rp::Half, Api::kSimple>(kBasicHalf, true, 8300, false, k310P);
+  Sweep<rp::Half, float, Api::kSimple>(kBasicHalf, true, 8400, false, k310P);
 }
 
 // BasicBlockMaxImpl's order for NaN and ±0 ties (lngrad folded the row left to right before,
@@ -642,7 +667,6 @@ void CheckConfigGeneric(uint32_t m, uint32_t k, uint32_t bytes, uint32_t seed) {
   }
 }
 
-constexpr AscendC::SoftmaxConfig kCfg8x36{true, 8, 36};
 constexpr AscendC::SoftmaxConfig kCfg13x130{true, 13, 130};
 
 TEST(SoftMaxConfigScratchReplay, GenericPathWithTheTilingsParametersMatchesTheKitsBuffer) {
