@@ -588,8 +588,14 @@ TEST(SoftMaxBasicScratchReplay, HalfStatisticsOneRowSplitsPastTheUbAreRefused) {
 // without statistics) with reduceParam {splitM, oriSrcK, splitM, splitK, reduceM, 8}, the default
 // loop's with oriK = config.oriSrcK, so the generic work replay (replay_softmax_scratch.h, sm1)
 // with that oriK gives the kit's buffer. Float, with and without statistics, both overloads.
+// With config.oriSrcK rounded up to 8 (splitK) below srcK (unchecked: checked mode refuses the
+// rows the device mixes) the reductions read row i of a split at i * splitK: the replay's
+// reductions take their row stride from the tiling's splitK field (Rows{splitM, oriK, splitK}),
+// so it is given the config's splitK (session 22; marked before).
 template <const AscendC::SoftmaxConfig& kCfg>
 void CheckConfigGeneric(uint32_t m, uint32_t k, uint32_t bytes, uint32_t seed) {
+  const uint32_t splitK = (kCfg.oriSrcK + 7) / 8 * 8;
+  const lngrad::aicore::test::CheckedModeScope mode(splitK == k);
   for (const bool stats : {true, false}) {
     for (const bool stack : {false, true}) {
       const uint32_t tmpBytes = stack ? bytes / 32 * 32 : bytes;
@@ -654,6 +660,7 @@ void CheckConfigGeneric(uint32_t m, uint32_t k, uint32_t bytes, uint32_t seed) {
       Mem<float, float> want = in;
       rp::SmxTiling kt;
       std::memcpy(&kt, &t, sizeof kt);
+      kt.splitK = splitK;
       rp::ReplaySoftMaxFloatWork(
           kt, kCfg.oriSrcK,
           {want.src.data(), want.dst.data(), stats ? want.sum.data() : nullptr,
@@ -668,6 +675,7 @@ void CheckConfigGeneric(uint32_t m, uint32_t k, uint32_t bytes, uint32_t seed) {
 }
 
 constexpr AscendC::SoftmaxConfig kCfg13x130{true, 13, 130};
+constexpr AscendC::SoftmaxConfig kCfg8x20{true, 8, 20}, kCfg8x130{true, 8, 130};
 
 TEST(SoftMaxConfigScratchReplay, GenericPathWithTheTilingsParametersMatchesTheKitsBuffer) {
   for (const uint32_t bytes : {(8u + 40 + 64) * 4 * 3 + 12, 20000u}) {
@@ -675,6 +683,17 @@ TEST(SoftMaxConfigScratchReplay, GenericPathWithTheTilingsParametersMatchesTheKi
   }
   for (const uint32_t bytes : {(8u + 136 + 64) * 4 * 5, (8u + 136 + 64) * 4 * 2 + 12, 40000u}) {
     CheckConfigGeneric<kCfg13x130>(13, 136, bytes, 7700);
+  }
+}
+
+// splitK below srcK (unchecked): the reductions at i * splitK over the buffer, [128, 512) and
+// below 64 columns, tail splits (ConfigRows through softmax_work.h SoftMaxWork's redK).
+TEST(SoftMaxConfigScratchReplay, SplitKBelowSrcKMatchesTheKitsBufferUnchecked) {
+  for (const uint32_t bytes : {(8u + 32 + 64) * 4 * 3 + 12, 20000u}) {
+    CheckConfigGeneric<kCfg8x20>(10, 32, bytes, 7800);
+  }
+  for (const uint32_t bytes : {(8u + 144 + 64) * 4 * 4, (8u + 144 + 64) * 4 * 2 + 12, 40000u}) {
+    CheckConfigGeneric<kCfg8x130>(9, 144, bytes, 7900);
   }
 }
 

@@ -16,7 +16,8 @@
 // isBasicBlock, its K the reduced columns and, rounded up to 8, the reductions' row stride
 // (CfgShape, ConfigRows). Checked mode: operand sizes, 32-byte alignment, srcK alignment, the
 // sharedTmpBuffer minimum, isBasicBlock with srcK a multiple of 64, a config K that rounds up to
-// less than srcK, 2201's basic-block splits reaching past sharedTmpBuffer (softmax_basic_work.h).
+// less than srcK (the rows the device mixes: softmax_device_defect; unchecked followed, the work
+// buffer too), 2201's basic-block splits reaching past sharedTmpBuffer (softmax_basic_work.h).
 #pragma once
 
 #include "lib/activation/softmax_basic_work.h"
@@ -183,41 +184,25 @@ inline void RefuseCfgStatStride(const char* api, const CfgRun& c) {
             checks::kSoftmaxDeviceDefect);
 }
 
-// ConfigRows's rows with splitK below srcK or reduceK below statK, split by split as
-// SoftMaxNDExtImpl's loop (rangeM splits of splitM rows, then the tail split): row i's max and
-// sum from the first oriSrcK values at i * splitK of the split's float values; row r's x - max,
-// Exp and / sum at its own srcK columns with the statistics of split row r * reduceK / statK.
+// ConfigRows's rows with splitK below srcK or reduceK below statK, from ex (RowExps with the
+// config's reductions, SoftMaxNDExtImpl's split loop: row i's max and sum from the first oriSrcK
+// values at i * splitK of its split; row r's x - max, Exp and / sum at its own srcK columns with
+// the statistics of split row r * reduceK / statK).
 template <typename T, typename U>
-void ConfigSplits(const CfgRun& c, const Dims& d, const AscendC::tiling::SoftMaxTiling& t,
-                  const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U>* sum,
-                  const AscendC::LocalTensor<U>* max, const AscendC::LocalTensor<T>& src,
-                  bool reuseSrc) {
-  const uint32_t splitK = c.cfg.SplitK();
-  std::vector<float> x, mx, sm;
-  for (uint32_t i = 0, row0 = 0; i <= t.rangeM; ++i) {
-    const uint32_t rows = i < t.rangeM ? t.splitM : t.tailM;
-    if (rows == 0) break;
-    const uint64_t at = uint64_t{row0} * d.k;
-    LoadRow(x, src.HostPtr() + at, rows * d.k);
-    mx.assign(rows, 0.0f);
-    sm.assign(rows, 0.0f);
-    // NewReduceMaxLastNDImpl's order for a split of `rows` rows (NaN and signed zeros).
-    for (uint32_t r = 0; r < rows; ++r) {
-      mx[r] = NdRowMax(x.data() + uint64_t{r} * splitK, c.cfg.k, rows);
+void ConfigStore(const RowExps& ex, const Dims& d, const AscendC::LocalTensor<T>& dst,
+                 const AscendC::LocalTensor<U>* sum, const AscendC::LocalTensor<U>* max,
+                 const AscendC::LocalTensor<T>& src, bool reuseSrc) {
+  std::vector<float> x;
+  for (uint32_t r = 0; r < d.m; ++r) {
+    x.assign(ex.Row(r), ex.Row(r) + d.k);
+    if (reuseSrc) StoreRow(src.HostPtr() + uint64_t{r} * d.k, x);
+    const float s = ex.sm[ex.StatRow(d, r)];
+    for (float& v : x) v = v / s;
+    if (sum != nullptr) {
+      PutStat(max->HostPtr(), r, ex.mx[r]);
+      PutStat(sum->HostPtr(), r, ex.sm[r]);
     }
-    for (size_t j = 0; j < x.size(); ++j) x[j] = x[j] - mx[j / d.k * c.reduceK / c.statK];
-    ExpInPlace(x);
-    if (reuseSrc) StoreRow(src.HostPtr() + at, x);
-    for (uint32_t r = 0; r < rows; ++r) {
-      sm[r] = RowSum(x.data() + uint64_t{r} * splitK, c.cfg.k, false);
-    }
-    for (size_t j = 0; j < x.size(); ++j) x[j] = x[j] / sm[j / d.k * c.reduceK / c.statK];
-    for (uint32_t r = 0; sum != nullptr && r < rows; ++r) {
-      PutStat(max->HostPtr(), row0 + r, mx[r]);
-      PutStat(sum->HostPtr(), row0 + r, sm[r]);
-    }
-    StoreRow(dst.HostPtr() + at, x);
-    row0 += rows;
+    StoreRow(dst.HostPtr() + uint64_t{r} * d.k, x);
   }
 }
 
@@ -225,7 +210,8 @@ template <typename T, typename U>
 bool ConfigRows(const char* api, const CfgRun& c, Dims& d, const AscendC::tiling::SoftMaxTiling& t,
                 const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U>* sum,
                 const AscendC::LocalTensor<U>* max, const AscendC::LocalTensor<T>& src,
-                const AscendC::LocalTensor<uint8_t>* tmp, SrcLoc loc, bool reuseSrc) {
+                const AscendC::LocalTensor<uint8_t>* tmp, SrcLoc loc, bool reuseSrc,
+                bool* modelled) {
   const uint32_t splitK = c.cfg.SplitK();
   // Without statistics (sum null) the reductions' rows stay in the work buffer, so a reduceK
   // below statK only changes which row's statistics the Sub and Div read (followed); with them
@@ -263,7 +249,20 @@ bool ConfigRows(const char* api, const CfgRun& c, Dims& d, const AscendC::tiling
     RecordCall(api, loc, {Rd(src, n), Wr(dst, n)});
   }
   if (tmp != nullptr) CheckTmp(api, *tmp, (uint64_t{Lanes<T>()} + d.k + kLanes) * 4);
-  ConfigSplits(c, d, t, dst, sum, max, src, reuseSrc);
+  // The work buffer as the config's reductions leave it (softmax_work.h SoftMaxWork, reading at
+  // splitK), which computes ex; where not modelled (reduceK below statK, a buffer short of the
+  // tiling's splits) ex alone.
+  RowExps ex;
+  ex.redK = splitK;
+  ex.statNum = c.reduceK;
+  ex.statDen = c.statK;
+  const Dims all = WithSplits(d, t);
+  if (tmp != nullptr && SoftMaxWork<T, U>(api, loc, t, all, src, sum, max, *tmp, false, &ex)) {
+    *modelled = true;
+  } else {
+    ex.Compute(src.HostPtr(), all);
+  }
+  ConfigStore(ex, all, dst, sum, max, src, reuseSrc);
   return true;
 }
 
@@ -330,8 +329,10 @@ void SoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
       if (basic && !isBasicBlock) sd::RefuseBasicK("SoftMax", d);
       const bool halfStats = std::is_same_v<D, half> && std::is_same_v<U, half>;
       const sd::CfgRun run{cfg, halfStats ? 16u : 8u, kt.reduceK};
+      bool modelled = false;
       if (!basic && sd::ConfigRows<D, U>("SoftMax", run, d, kt, dstTensor, &sumTensor, &maxTensor,
-                                         srcTensor, &sharedTmpBuffer, loc, false)) {
+                                         srcTensor, &sharedTmpBuffer, loc, false, &modelled)) {
+        if (modelled) leave.Modelled();
         return;
       }
     }
@@ -414,8 +415,10 @@ void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
     // The constant-shape config on 2201 (no basic-block choice here): the generic config path.
     constexpr sd::CfgShape cfg{config.oriSrcM, config.oriSrcK};
     const sd::CfgRun run{cfg, std::is_same_v<T, half> ? 16u : 8u, kt.reduceK};
+    bool modelled = false;
     if (cfg.Set() && sd::ConfigRows<T, T>("SoftMax", run, d, kt, dstTensor, nullptr, nullptr,
-                                          srcTensor, &sharedTmpBuffer, loc, reuse)) {
+                                          srcTensor, &sharedTmpBuffer, loc, reuse, &modelled)) {
+      if (modelled) leave.Modelled();
       return;
     }
   }
