@@ -54,7 +54,11 @@ void CfgSplit(const SmxTiling& t, const Split& sp, uint32_t cfgK, uint32_t statK
   const uint32_t n = sp.rows * t.srcK;
   std::vector<float> x(n), mx(sp.rows), sm(sp.rows);
   for (uint32_t j = 0; j < n; ++j) x[j] = ToFloat(io.src[sp.offset1 + j]);
-  for (uint32_t i = 0; i < sp.rows; ++i) mx[i] = SmxRowMax(x.data() + i * splitK, cfgK);
+  // NewReduceMaxLastNDImpl's lanes for a split of sp.rows rows (NaN and ±0 ties as the kit's
+  // operand order gives them; cfg session 22: the adjacent-pair tree before).
+  for (uint32_t i = 0; i < sp.rows; ++i) {
+    mx[i] = SmxKitRowMax(x.data() + i * splitK, cfgK, sp.rows, false);
+  }
   // GenericSubNDImpl / GenericDivNDImpl read column c of row r from the work buffer's float
   // r * reduceK + c % 8; the reductions' broadcast (AlignedBroadCastImpl, then the Copy back)
   // left row i's value on floats i * statK .. i * statK + statK - 1 (sfx7's reading: with the

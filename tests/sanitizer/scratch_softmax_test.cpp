@@ -442,6 +442,40 @@ TEST(ScratchInitcheck, SoftMaxBasicAndSimpleHalfAreModelledNotMarked) {
               }).r);
 }
 
+// The constant-shape config on 2002 (SoftMax: membase/v200 does not read it; SimpleSoftMax<half>:
+// its config path takes the tiling's splitK and 32-byte statistics rows), SimpleSoftMax<half>'s
+// config on 2201 and its isBasicBlock on 2002 (membase/common's SimpleSoftMaxBasicBlock): lngrad
+// writes the default loops' buffer (softmax_v200_work.h, softmax_basic_work.h;
+// replay.SoftMaxV200Replay.ConstantShapeConfigResultsAndWork, replay.SimpleSoftMaxHalfScratch-
+// Replay.{ConstantShapeConfig,BasicBlockOn2002}MatchesTheKitsBufferByteForByte): no mark.
+TEST(ScratchInitcheck, SoftMaxConfigAndSimpleOn2002AreModelledNotMarked) {
+  const char* v200 = "Ascend310P1";
+  ExpectClean(RunScratch(v200, san::kAllTools, Then::kRead, [](Ops& o) {
+                SoftMax<float, false, false, false, kCfgGeneric>(F(o.a), F(o.c), F(o.d), F(o.b),
+                                                                 o.tmp, SmTiling(4), kSmShape);
+              }).r);
+  ExpectClean(RunScratch(v200, san::kAllTools, Then::kRead, [](Ops& o) {
+                SoftMax<half, false, false, kCfgGeneric>(H(o.a), H(o.b), o.tmp, SmTiling(2),
+                                                         kSmShape);
+              }).r);
+  for (const char* soc : {k910, v200}) {
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [](Ops& o) {
+                  SimpleSoftMax<half, false, false, false, kCfgGeneric>(
+                      H(o.a), H(o.c), H(o.d), H(o.b), o.tmp, SmTiling(2), kSmShape);
+                }).r);
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [](Ops& o) {
+                  SimpleSoftMax<half, false, false, false, kCfgGeneric>(
+                      H(o.a), F(o.c), F(o.d), H(o.b), o.tmp, SmTiling(4), kSmShape);
+                }).r);
+  }
+  const SoftMaxShapeInfo wide{kSmM, 128, kSmM, 128};
+  SoftMaxTiling t;
+  SoftMaxTilingFunc(ge::Shape({kSmM, 128}), 2, kTmpBytes, t);
+  ExpectClean(RunScratch(v200, san::kAllTools, Then::kRead, [&](Ops& o) {
+                SimpleSoftMax<half, false, true>(H(o.a), H(o.c), H(o.d), H(o.b), o.tmp, t, wide);
+              }).r);
+}
+
 // SoftMax<float> and SoftMax<half> on 2201, the generic loop with and without statistics, and
 // LogSoftMax<float>: lngrad writes what the kit's splits leave in the work buffer (softmax_work.h;
 // softmax_scratch_replay_test compares it with the replay), so reading the buffer afterwards is
