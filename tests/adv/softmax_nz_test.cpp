@@ -443,3 +443,33 @@ TEST(SoftMaxNzApi, CheckedModeRefusals) {
 }
 
 }  // namespace
+
+// A split of 2048 rows or more (a multiple of 8) on 2201 and 2002: BroadCastNZImpl's uint8_t
+// repeat (rows / 8) wraps, so the device's rows from 2040 on subtract and divide by the
+// reduction's leftovers. Checked mode refuses the kernel's tiling before anything else is read or
+// written (softmax_device_defect; here with operands smaller than the split: the refusal comes
+// first); 2040 rows (255 groups) and a 2048-row split that is not the kernel's get the other
+// checks. Full splits and tail splits alike.
+TEST(SoftMaxNzApi, SplitsWhoseBroadcastWrapsAreRefusedInCheckedMode) {
+  const auto run = [](uint32_t rows, uint32_t splitM, uint32_t tailM) {
+    return [=](Ub& ub) {
+      const NzCase c{rows, kNz, rows, kNz};
+      SoftMaxTiling t = NzTiling(c, 2);
+      t.reduceM = t.splitM = splitM;
+      t.splitSize = splitM * kNz;
+      t.reduceSize = splitM * 16;
+      t.rangeM = rows / splitM;
+      t.tailM = tailM;
+      auto st = ub.Get<half>(2);
+      AscendC::SoftMax<half, false, false, true>(ub.Get<half>(1), st[0], st[1024], ub.Get<half>(0),
+                                                 ub.Get<uint8_t>(3), t, {rows, kNz, rows, kNz});
+    };
+  };
+  for (const char* soc : {"Ascend910B1", "Ascend310P1"}) {
+    SCOPED_TRACE(soc);
+    ExpectCheck(run(2048, 2048, 0), "softmax_device_defect", "BroadCastNZImpl", soc);
+    ExpectCheck(run(4096, 4096, 0), "softmax_device_defect", "fewer than 2048 rows", soc);
+    ExpectCheck(run(2048, 4096, 2048), "softmax_device_defect", "uint8_t repeat", soc);
+    ExpectCheck(run(2040, 2040, 0), "tensor_bounds", "", soc);
+  }
+}

@@ -169,8 +169,8 @@ TEST(MathScratchPower, PowerHalfEveryPattern) {
 // Power<int32_t> on 2002 halves the exponent through float (power_v200_impl.h's
 // ShiftRightOneBit): an exponent just below 2^k (k >= 26) rounds up to 2^k, the squarings pass
 // it and the remainder loop runs about 2^32 rounds; |y| = 2^31 never halves to 0. Checked mode
-// refuses those exponents (power_exponent) on 2002 (2201 halves in int32: no refusal); the
-// others give the replay's x^|y|. Exponents 2^k + d around every power of two, their
+// refuses those exponents (power_exponent) on 2002 (2201 halves in int32: only INT_MIN, below);
+// the others give the replay's x^|y|. Exponents 2^k + d around every power of two, their
 // negations, random ones; tensor^tensor, tensor^scalar and scalar^tensor.
 std::pair<std::string, std::vector<int32_t>> RunPowerInt(const char* soc, int form,
                                                          const std::vector<int32_t>& x, int32_t y) {
@@ -225,8 +225,8 @@ TEST(MathScratchPower, PowerInt2002RefusesExponentsItsHalvingsOvershoot) {
   for (const char* soc : sw::kSocs) {
     const bool is2002 = sw::Is2002(soc);
     for (const int32_t y : ys) {
-      if (!is2002 && y == INT_MIN) continue;  // 2201's int32 ShiftRight of 0x80000000: not read
-      const bool ends = !is2002 || rp::ReplayPowerInt2002Ends(y);
+      // INT_MIN: refused on both (PowerInt32MinExponentIsRefusedOn2201).
+      const bool ends = y != INT_MIN && (!is2002 || rp::ReplayPowerInt2002Ends(y));
       for (int form = 0; form < 3; ++form) {
         const auto got = RunPowerInt(soc, form, x, y);
         const std::string what =
@@ -244,6 +244,20 @@ TEST(MathScratchPower, PowerInt2002RefusesExponentsItsHalvingsOvershoot) {
     }
   }
   EXPECT_GT(refused, 30);
+  lngrad::aicore::SetCheckedMode(was);
+}
+
+// On 2201 the exponent INT_MIN stays INT_MIN through the Muls by -1, its arithmetic halvings
+// (ShiftRight on int32) reach -1 and stay there, so the float sum of the exponents never reaches
+// 0 (unless the others' cancel it): checked mode refuses it (power_exponent), in every form.
+TEST(MathScratchPower, PowerInt32MinExponentIsRefusedOn2201) {
+  const bool was = lngrad::aicore::CheckedMode();
+  lngrad::aicore::SetCheckedMode(true);
+  const std::vector<int32_t> x = {3, -3, 2, -1, 1, 0, 5, 7};
+  for (int form = 0; form < 3; ++form) {
+    EXPECT_EQ(RunPowerInt(sw::kSocs[0], form, x, INT_MIN).first, "power_exponent") << form;
+    EXPECT_EQ(RunPowerInt(sw::kSocs[0], form, x, INT_MIN + 1).first, "") << form;
+  }
   lngrad::aicore::SetCheckedMode(was);
 }
 

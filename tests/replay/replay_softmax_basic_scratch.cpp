@@ -201,8 +201,8 @@ bool ReplaySoftMaxBasicWork(const SmxTiling& t, const T* src, T* dst, uint64_t d
 }
 
 template <class S>
-bool ReplaySimpleSoftMaxHalfWork(const SmxTiling& t, bool basic, const Half* src, Half* dst,
-                                 const S* inSum, const S* inMax, uint64_t statLen,
+bool ReplaySimpleSoftMaxHalfWork(const SmxTiling& t, bool basic, bool v200, const Half* src,
+                                 Half* dst, const S* inSum, const S* inMax, uint64_t statLen,
                                  std::vector<uint8_t>& work) {
   constexpr bool kHalfStat = std::is_same_v<S, Half>;
   const uint64_t k = t.splitK, s = t.splitSize;
@@ -243,7 +243,8 @@ bool ReplaySimpleSoftMaxHalfWork(const SmxTiling& t, bool basic, const Half* src
           for (uint64_t j = 0; j < s; ++j) w[j] = Exp1(w[j]);
         }
       }
-      for (uint64_t j = 0; j < s; ++j) dst[o1 + j] = FloatToHalfRoundAway(w[j]);
+      for (uint64_t j = 0; j < s; ++j)
+        dst[o1 + j] = v200 ? FloatToHalf(w[j]) : FloatToHalfRoundAway(w[j]);
     }
     std::memcpy(work.data(), w.data(), w.size() * 4);
     return true;
@@ -291,10 +292,10 @@ template bool ReplaySoftMaxBasicWork<Half, Half>(const SmxTiling&, const Half*, 
                                                  Half*, Half*, uint64_t, std::vector<uint8_t>&);
 template bool ReplaySoftMaxBasicWork<Half, float>(const SmxTiling&, const Half*, Half*, uint64_t,
                                                   float*, float*, uint64_t, std::vector<uint8_t>&);
-template bool ReplaySimpleSoftMaxHalfWork<Half>(const SmxTiling&, bool, const Half*, Half*,
+template bool ReplaySimpleSoftMaxHalfWork<Half>(const SmxTiling&, bool, bool, const Half*, Half*,
                                                 const Half*, const Half*, uint64_t,
                                                 std::vector<uint8_t>&);
-template bool ReplaySimpleSoftMaxHalfWork<float>(const SmxTiling&, bool, const Half*, Half*,
+template bool ReplaySimpleSoftMaxHalfWork<float>(const SmxTiling&, bool, bool, const Half*, Half*,
                                                  const float*, const float*, uint64_t,
                                                  std::vector<uint8_t>&);
 

@@ -49,9 +49,11 @@ uint64_t SoftMaxBasicWorkReach(const SmxTiling& t, bool halfData, bool halfStat)
 // rangeM full splits; else SimpleSoftMaxNDImpl's loop (rangeM splits, then the tail). inSum /
 // inMax: statLen elements (the half basic form's Cast reads ceil(reduceSize / 64) * 64 of them
 // per split). False, nothing changed, where not covered (as above, or a read past statLen).
+// v200: 2002 (basic only; session 22: SimpleSoftMaxBasicBlock is membase/common's, dst's Cast
+// FLOAT2HALF_ROUND_MODE rounds to nearest even there).
 template <class S>
-bool ReplaySimpleSoftMaxHalfWork(const SmxTiling& t, bool basic, const Half* src, Half* dst,
-                                 const S* inSum, const S* inMax, uint64_t statLen,
+bool ReplaySimpleSoftMaxHalfWork(const SmxTiling& t, bool basic, bool v200, const Half* src,
+                                 Half* dst, const S* inSum, const S* inMax, uint64_t statLen,
                                  std::vector<uint8_t>& work);
 
 }  // namespace lngrad_replay

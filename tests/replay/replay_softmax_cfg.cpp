@@ -6,7 +6,8 @@
 // reduceParam.srcK) of the toolkit at commit 82b89a15f. A separate reading by sfxc, the same
 // helper who then changed lngrad (include/ascendc/adv/lib/activation/softmax.h), written before
 // comparing with it; it shares no code with src/ or include/ascendc/adv. The row reductions are
-// the other replay file's (SmxRowMax, SmxRowSum: one row of NewReduce*LastNDImpl). Built with
+// the other replay file's (SmxRowMax, SmxRowSum: one row of NewReduce*LastNDImpl; SoftmaxFlashV2's
+// max SmxKitRowMax, the kit's order with NaN and zero ties). Built with
 // lngrad_strict_fp: every float operation rounds alone.
 //
 // What the source does with the config set: the shape test (oriSrcK % 64 == 0, oriSrcK < 2048,
@@ -53,7 +54,11 @@ void CfgSplit(const SmxTiling& t, const Split& sp, uint32_t cfgK, uint32_t statK
   const uint32_t n = sp.rows * t.srcK;
   std::vector<float> x(n), mx(sp.rows), sm(sp.rows);
   for (uint32_t j = 0; j < n; ++j) x[j] = ToFloat(io.src[sp.offset1 + j]);
-  for (uint32_t i = 0; i < sp.rows; ++i) mx[i] = SmxRowMax(x.data() + i * splitK, cfgK);
+  // NewReduceMaxLastNDImpl's lanes for a split of sp.rows rows (NaN and ±0 ties as the kit's
+  // operand order gives them; cfg session 22: the adjacent-pair tree before).
+  for (uint32_t i = 0; i < sp.rows; ++i) {
+    mx[i] = SmxKitRowMax(x.data() + i * splitK, cfgK, sp.rows, false);
+  }
   // GenericSubNDImpl / GenericDivNDImpl read column c of row r from the work buffer's float
   // r * reduceK + c % 8; the reductions' broadcast (AlignedBroadCastImpl, then the Copy back)
   // left row i's value on floats i * statK .. i * statK + statK - 1 (sfx7's reading: with the
@@ -109,7 +114,8 @@ void ReplaySoftMaxConfig(const SmxTiling& t, uint32_t cfgM, uint32_t cfgK, const
 // row i of the split at i * splitK, GenericSubNDImpl subtracts at the tiling's srcK (lane c % 8
 // of the row's statistics at the tiling's reduceK), Exp and the casts cover the split's
 // splitSize elements. The update's statistic steps run lane by lane over reduceSize entries:
-// Max(inMax, rowmax), exp(inMax - max), expMax * inExpSum + rowsum. 2002 (membase/v200 includes
+// Max(inMax, rowmax), exp(inMax - max), expMax * inExpSum + rowsum. The row max: SmxKitRowMax
+// (NewReduceMaxLastNDImpl's order for the split's rows; session 22). 2002 (membase/v200 includes
 // the same common files): its float update stores max with Adds(.., 0) (a -0 max becomes +0)
 // and FLOAT2HALF_ROUND_MODE is CAST_NONE (nearest even); 2201 DataCopy and CAST_ROUND.
 namespace {
@@ -132,7 +138,10 @@ void FlashCfgSplit(const SmxTiling& t, const Split& sp, uint32_t cfgK, const Fla
   const uint32_t n = sp.rows * t.srcK, ns = sp.rows * lanes;
   std::vector<float> x(n), rmax(sp.rows), rsum(sp.rows), inMax(ns), inSum(ns), mx(ns), em(ns);
   for (uint32_t j = 0; j < n; ++j) x[j] = ToFloat(io.src[sp.offset1 + j]);
-  for (uint32_t i = 0; i < sp.rows; ++i) rmax[i] = SmxRowMax(x.data() + i * splitK, cfgK);
+  // The kit's max order for the split's rows (session 22, wob: NaN and zero ties).
+  for (uint32_t i = 0; i < sp.rows; ++i) {
+    rmax[i] = SmxKitRowMax(x.data() + i * splitK, cfgK, sp.rows, run.arch2002);
+  }
   for (uint32_t j = 0; j < ns; ++j) {
     mx[j] = rmax[j / lanes];
     if (!run.update) continue;

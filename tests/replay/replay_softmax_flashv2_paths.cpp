@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 namespace lngrad_replay {
@@ -32,8 +33,17 @@ struct Image {
   }
 };
 
-// The 8 lanes of one block, reduced as the replay library's pair tree (level by level).
+// The 8 lanes of one block. BlockReduceMax: the first NaN lane, else the first lane holding the
+// largest value (+0 and -0 tie), as lngrad documents the lane reduction (reduce_ops.h; the kit
+// does not say; session 22). BlockReduceSum: the replay library's pair tree (level by level).
 float Block(const float* v, BinFn op) {
+  if (op == MaxOf) {
+    float best = v[0];
+    for (int i = 1; i < 8 && !std::isnan(best); ++i) {
+      if (std::isnan(v[i]) || v[i] > best) best = v[i];
+    }
+    return best;
+  }
   float a[4], b[2];
   for (int i = 0; i < 4; ++i) a[i] = op(v[2 * i], v[2 * i + 1]);
   for (int i = 0; i < 2; ++i) b[i] = op(a[2 * i], a[2 * i + 1]);
@@ -198,5 +208,160 @@ bool ReplayFlashV2BasicScratch(const SmxTiling& t, bool update, const FlashV2Bas
   std::memcpy(scratch, im.w.data(), bytes);
   return true;
 }
+
+namespace {
+
+// Brcb(dst, src, ceilM, {2, 16}) then Brcb(dst + 8, ...): 16 floats a row, row r at 16 r.
+void Brcb16(Image& im, float* dst, const float* src, uint32_t repeat) {
+  for (uint32_t q = 0; q < repeat; ++q) {
+    for (uint32_t b = 0; b < kBlk; ++b) {
+      for (uint32_t l = 0; l < 2 * kBlk; ++l)
+        dst[q * 2 * kRep + b * 2 * kBlk + l] = src[q * kBlk + b];
+    }
+    im.Note(dst + q * 2 * kRep, 2 * kRep);
+  }
+}
+
+// Cast<half, float> (FLOAT2HALF_ROUND_MODE) of n floats into T, or a float store.
+template <class T>
+void Store(T* dst, const float* src, uint64_t n) {
+  for (uint64_t i = 0; i < n; ++i) {
+    if constexpr (std::is_same_v<T, Half>) {
+      dst[i] = FloatToHalfRoundAway(src[i]);
+    } else {
+      dst[i] = src[i];
+    }
+  }
+}
+template <class T>
+void Load(Image& im, float* dst, const T* src, uint64_t n) {
+  for (uint64_t i = 0; i < n; ++i) dst[i] = ToFloat(src[i]);
+  im.Note(dst, n);
+}
+
+// The Sub of each 64-column chunk over m rows with the row's statistics `pitch` floats apart
+// (src1 block stride 0, repeat stride pitch / 8 blocks): x[r, 64j + 8b + l] -= stat[pitch r + l].
+void SubRowsPitch(Image& im, float* x, const float* stat, uint32_t m, uint32_t k, uint32_t pitch) {
+  for (uint32_t j = 0; j < k / kRep; ++j) {
+    Binary(im, x + kRep * j, x + kRep * j, stat, m, {kBlk, kBlk, 0, k, k, pitch},
+           [](float a, float b) { return a - b; });
+  }
+}
+
+float SubOf(float a, float b) { return a - b; }
+float MulOf(float a, float b) { return a * b; }
+
+}  // namespace
+
+template <class S>
+bool ReplayFlashV2BasicScratchHalf(const SmxTiling& t, bool update, const FlashV2BasicHalfIo<S>& io,
+                                   uint8_t* scratch, uint32_t bytes) {
+  constexpr bool kHalfStats = std::is_same_v<S, Half>;
+  constexpr uint32_t ls = kHalfStats ? 16 : 8;
+  const uint32_t m = t.splitM, k = t.splitK;
+  if (m == 0 || m % kBlk != 0 || t.rangeM == 0 || k % kRep != 0 || t.reduceK != ls ||
+      t.reduceSize != m * ls || t.splitSize != m * k || m > 255 || k / kBlk > 255) {
+    return false;
+  }
+  const uint64_t sz = t.splitSize, rs = t.reduceSize;
+  // repeatTimes = (uint8_t)(splitSize / 64): the Casts of src and dst and the Exp over the split
+  // run that many repeats (the rest of the float copy: what the scratch held).
+  const uint64_t expN = uint64_t{static_cast<uint8_t>(sz / kRep)} * kRep;
+  Image im;
+  im.n = bytes / 4;
+  im.w.assign(im.n + sz + 128 * uint64_t{m} + 2048, 0.0f);
+  std::memcpy(im.w.data(), scratch, bytes);
+  float* b0 = im.At(0);
+  float* b2 = im.At(sz);
+  float* b1 = im.At(sz + rs);
+  float* b3 = b1 + 32 * uint64_t{m};  // tmpBuffer3 (half statistics) / inSumTmp (float)
+  const uint32_t ceilM = (m + kBlk - 1) / kBlk, rcv = static_cast<uint32_t>((rs + kRep - 1) / kRep);
+  const uint64_t rn = uint64_t{rcv} * kRep;
+  std::vector<float> stat(rn);  // the float statistics tensors' values (max, expSum)
+  for (uint32_t i = 0; i < t.rangeM; ++i) {
+    const uint64_t o1 = uint64_t{i} * sz, o2 = uint64_t{i} * rs;
+    Load(im, b0, io.src + o1, expN);  // Cast<float, half>
+    if (!update) {
+      BasicReduce(im, b2, b0, b1, m, k, MaxOf);
+      if constexpr (kHalfStats) {
+        Brcb16(im, b1, b2, ceilM);
+        Store(io.max + o2, b1, rn);
+        SubRowsPitch(im, b0, b1, m, k, 2 * kBlk);
+      } else {
+        Brcb(im, stat.data(), b2, ceilM);  // into maxTensor
+        Store(io.max + o2, stat.data(), rs);
+        SubRowsPitch(im, b0, stat.data(), m, k, kBlk);
+      }
+      Unary(im, b0, b0, expN, ExpOf);
+      Store(io.dst + o1, b0, expN);
+      BasicReduce(im, b2, b0, b1, m, k, SumOf);
+      if constexpr (kHalfStats) {
+        Brcb16(im, b1, b2, ceilM);
+        Store(io.expSum + o2, b1, rn);
+      } else {
+        Brcb(im, stat.data(), b2, ceilM);
+        Store(io.expSum + o2, stat.data(), rs);
+      }
+      continue;
+    }
+    if constexpr (kHalfStats) {  // SoftmaxFlashV2BasicBlockImpl (half)
+      BasicReduce(im, b3, b0, b1, m, k, MaxOf);
+      Brcb16(im, b1, b3, ceilM);
+      Load(im, b2, io.inMax + o2, rn);
+      Binary(im, b3, b2, b1, rcv, kDense, MaxOf);
+      Store(io.max + o2, b3, rn);
+      Binary(im, b2, b2, b3, rcv, kDense, SubOf);
+      Unary(im, b2, b2, rn, ExpOf);
+      Store(io.expMax + o2, b2, rn);
+      SubRowsPitch(im, b0, b3, m, k, 2 * kBlk);
+      Unary(im, b0, b0, expN, ExpOf);
+      Store(io.dst + o1, b0, expN);
+      BasicReduce(im, b3, b0, b1, m, k, SumOf);
+      Brcb16(im, b1, b3, ceilM);
+      Load(im, b3, io.inExpSum + o2, rn);
+      Binary(im, b3, b2, b3, rcv, kDense, MulOf);
+      Binary(im, b3, b3, b1, rcv, kDense, SumOf);
+      Store(io.expSum + o2, b3, rn);
+      continue;
+    }
+    // SoftmaxFlashV2BasicBlock (half data, float statistics): inMaxTmp = b2, inSumTmp = b3.
+    BasicReduce(im, b2, b0, b1, m, k, MaxOf);
+    Brcb(im, b1, b2, ceilM);
+    Load(im, b2, io.inMax + o2, rn);  // Copy
+    Binary(im, stat.data(), b2, b1, rcv, kDense, MaxOf);
+    Store(io.max + o2, stat.data(), rs);
+    SubRowsPitch(im, b0, stat.data(), m, k, kBlk);
+    Binary(im, b2, b2, stat.data(), rcv, kDense, SubOf);
+    Unary(im, b2, b2, rn, ExpOf);
+    for (uint32_t q = 0; q < rcv; ++q) {  // the two Copies {2, 1, 16, 8}: 16 floats a row
+      for (uint32_t b = 0; b < kBlk; ++b) {
+        for (uint32_t l = 0; l < 2 * kBlk; ++l) {
+          b1[q * 2 * kRep + b * 2 * kBlk + l] = b2[q * kRep + b * kBlk + l % kBlk];
+        }
+      }
+      im.Note(b1 + q * 2 * kRep, 2 * kRep);
+    }
+    Store(io.expMax + o2 * 2, b1, 2 * rn);
+    Unary(im, b0, b0, expN, ExpOf);
+    Store(io.dst + o1, b0, expN);
+    BasicReduce(im, b3, b0, b1, m, k, SumOf);
+    Brcb(im, b1, b3, ceilM);
+    std::vector<float> inSum(rn);
+    for (uint64_t p = 0; p < rn; ++p) inSum[p] = ToFloat(io.inExpSum[o2 + p]);
+    Binary(im, b3, b2, inSum.data(), rcv, kDense, MulOf);
+    Binary(im, stat.data(), b3, b1, rcv, kDense, SumOf);
+    Store(io.expSum + o2, stat.data(), rs);
+  }
+  if (im.high > im.n) return false;
+  std::memcpy(scratch, im.w.data(), bytes);
+  return true;
+}
+
+template bool ReplayFlashV2BasicScratchHalf<Half>(const SmxTiling&, bool,
+                                                  const FlashV2BasicHalfIo<Half>&, uint8_t*,
+                                                  uint32_t);
+template bool ReplayFlashV2BasicScratchHalf<float>(const SmxTiling&, bool,
+                                                   const FlashV2BasicHalfIo<float>&, uint8_t*,
+                                                   uint32_t);
 
 }  // namespace lngrad_replay

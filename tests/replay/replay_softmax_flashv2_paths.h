@@ -1,5 +1,6 @@
 // lngrad_replay: what SoftmaxFlashV2's isBasicBlock path leaves in its work buffer on arch 2201
-// (the broadcast mode, float data and float statistics, without and with update), replayed one
+// (the broadcast mode, float data and float statistics, without and with update; half data since
+// session 22, below), replayed one
 // vector instruction at a time from a separate reading of the toolkit's source by the helper who
 // then modelled it in lngrad (session 20, sf2), written before lngrad's model:
 // impl/adv_api/detail/activation/softmax/membase/common/softmax_flashv2_impl/
@@ -12,6 +13,10 @@
 // K = 1024 branch of SpecialBasicBlock{Max,Add}Impl has fixed repeats (128, 16, 1, 1) and so
 // reduces 8 rows whatever splitM; repeatTimes = (uint8_t)(splitSize / 64) of the Exp and the
 // K = 512 branch's 8 splitM BlockReduce repeats keep their low 8 bits.
+// Session 22 (fv2h), for NaN and ±0 ties: every Max keeps the kit's operand order (a > b ? a : b,
+// BasicBlockMaxImpl's Max(acc, chunk) with splitM > splitK / 64, else Max(chunk, acc);
+// BigBlockReduceMax's Max(chunk, acc)); a BlockReduceMax block gives its first NaN lane, else its
+// first largest lane (lngrad's documented lane reduction; the kit does not say).
 #pragma once
 
 #include <cstdint>
@@ -39,5 +44,31 @@ struct FlashV2BasicIo {
 // or above 2040, reduceK other than 8) or the kit writes past the scratch.
 bool ReplayFlashV2BasicScratch(const SmxTiling& t, bool update, const FlashV2BasicIo& io,
                                uint8_t* scratch, uint32_t bytes);
+
+// Session 22 (fv2h): the half data forms, read from the same file (SoftmaxFlashV2NoUpdateBasicBlock
+// and SoftmaxFlashV2BasicBlockImpl for half data with half statistics,
+// SoftmaxFlashV2NoUpdateBasicBlock and SoftmaxFlashV2BasicBlock for half data with float
+// statistics; the 2201 branches): the split's float copy x at 0 (Cast), then x - max and its Exp
+// there; tmpBuffer2 at splitSize (the reductions' results, or the update's inMax copy, inMax - max,
+// expMax); tmpBuffer1 at splitSize + reduceSize (the reductions' work; half statistics: the two
+// Brcbs, 16 floats a row; the float statistics' update: its Brcb, then expMax's two strided
+// Copies); the update's tmpBuffer3 / inSumTmp at tmpBuffer1 + 32 splitM. S = Half (half statistics)
+// or float. Outputs are written as the kit's Casts (FLOAT2HALF_ROUND_MODE: nearest, ties away) and
+// float stores leave them. Not replayed (false): the tilings ReplayFlashV2BasicScratch does not
+// cover, reduceK other than 32 bytes of S. splitK 1024 with splitM above 8 and repeatTimes past
+// 255 (the Casts' and the Exp's) run as in the float replay.
+template <class S>
+struct FlashV2BasicHalfIo {
+  const Half* src;
+  Half* dst;
+  S* expSum;
+  S* max;
+  Half* expMax;
+  const S* inExpSum;
+  const S* inMax;
+};
+template <class S>
+bool ReplayFlashV2BasicScratchHalf(const SmxTiling& t, bool update, const FlashV2BasicHalfIo<S>& io,
+                                   uint8_t* scratch, uint32_t bytes);
 
 }  // namespace lngrad_replay

@@ -62,6 +62,9 @@ struct Case {
 // The constant-shape config whose shape passes SoftMaxNDImpl's basic-block test (oriSrcK % 64,
 // below 2048, oriSrcM % 8): SoftMaxBasicBlock runs whatever isBasicBlock says.
 constexpr AscendC::SoftmaxConfig kCfg16x128{true, 16, 128};
+// SimpleSoftMax's config path (SimpleSoftMaxGenericNDImpl: splitK and 32-byte statistics rows,
+// the host tiling's own values).
+constexpr AscendC::SoftmaxConfig kCfg8x36{true, 8, 36};
 
 template <class T, class S>
 struct Mem {
@@ -112,6 +115,12 @@ void Call(const Case& c, const SoftMaxTiling& t, const AscendC::SoftMaxShapeInfo
       AscendC::SoftMax<Dev<T>, false, true>(d, sm, mx, s, t, si);
     } else {
       AscendC::SoftMax<Dev<T>, false, true>(d, sm, mx, s, tmp, t, si);
+    }
+  } else if (c.cfg) {  // kCfg8x36, the generic path's config form
+    if (stack) {
+      AscendC::SimpleSoftMax<half, false, false, false, kCfg8x36>(d, sm, mx, s, t, si);
+    } else {
+      AscendC::SimpleSoftMax<half, false, false, false, kCfg8x36>(d, sm, mx, s, tmp, t, si);
     }
   } else if (c.basic) {
     if (stack) {
@@ -243,8 +252,8 @@ int Check(const char* soc, const Case& c0, uint32_t seed) {
                  " statistics> m " + std::to_string(c.m) + " k " + std::to_string(c.k) + " oriK " +
                  std::to_string(c.oriK) + " tmp " + std::to_string(c.tmpBytes) +
                  (c.hostTiling ? " host tiling" : " re-tile") + (c.basic ? " basic" : "") +
-                 (c.cfg ? " config 16x128" : "") + (stack ? " stack" : "") + " seed " +
-                 std::to_string(seed));
+                 (c.cfg ? (kApi == Api::kSimple ? " config 8x36" : " config 16x128") : "") +
+                 (stack ? " stack" : "") + " seed " + std::to_string(seed));
     SoftMaxTiling given;
     rp::SmxTiling kt;
     Tilings<T, S>(c, &given, &kt);
@@ -272,8 +281,9 @@ int Check(const char* soc, const Case& c0, uint32_t seed) {
       covered = replay(kt, in.src.data(), want.dst.data(), want.dst.size(), want.sum.data(),
                        want.max.data(), ns, want.tmp);
     } else {
-      covered = rp::ReplaySimpleSoftMaxHalfWork<S>(kt, c.basic, in.src.data(), want.dst.data(),
-                                                   in.sum.data(), in.max.data(), ns, want.tmp);
+      covered = rp::ReplaySimpleSoftMaxHalfWork<S>(kt, c.basic, std::string(soc) == k310P,
+                                                   in.src.data(), want.dst.data(), in.sum.data(),
+                                                   in.max.data(), ns, want.tmp);
     }
     if (!covered) {
       continue;
@@ -375,6 +385,21 @@ TEST(SimpleSoftMaxHalfScratchReplay, GenericLoopMatchesTheKitsBufferByteForByte)
 TEST(SimpleSoftMaxHalfScratchReplay, BasicBlockMatchesTheKitsBufferByteForByte) {
   Sweep<rp::Half, rp::Half, Api::kSimple>(kBasicHalf, true, 6900);
   Sweep<rp::Half, float, Api::kSimple>(kBasicHalf, true, 7000);
+}
+
+// The constant-shape config's generic path (2201) with the host tiling, whose reduceK is the
+// config's 32-byte rows: the default loop's buffer (marked before session 22). The kernel's
+// re-tile of another shape's tiling gives the same reduceK here.
+TEST(SimpleSoftMaxHalfScratchReplay, ConstantShapeConfigMatchesTheKitsBufferByteForByte) {
+  Sweep<rp::Half, rp::Half, Api::kSimple>(kSimpleHalf, false, 8100, true);
+  Sweep<rp::Half, float, Api::kSimple>(kSimpleHalf, false, 8200, true);
+}
+
+// isBasicBlock on 2002 (Ascend310P1): SimpleSoftMaxBasicBlock is membase/common's, its buffer the
+// 2201 steps (marked before session 22).
+TEST(SimpleSoftMaxHalfScratchReplay, BasicBlockOn2002MatchesTheKitsBufferByteForByte) {
+  Sweep<rp::Half, rp::Half, Api::kSimple>(kBasicHalf, true, 8300, false, k310P);
+  Sweep<rp::Half, float, Api::kSimple>(kBasicHalf, true, 8400, false, k310P);
 }
 
 // BasicBlockMaxImpl's order for NaN and ±0 ties (lngrad folded the row left to right before,
@@ -563,8 +588,14 @@ TEST(SoftMaxBasicScratchReplay, HalfStatisticsOneRowSplitsPastTheUbAreRefused) {
 // without statistics) with reduceParam {splitM, oriSrcK, splitM, splitK, reduceM, 8}, the default
 // loop's with oriK = config.oriSrcK, so the generic work replay (replay_softmax_scratch.h, sm1)
 // with that oriK gives the kit's buffer. Float, with and without statistics, both overloads.
+// With config.oriSrcK rounded up to 8 (splitK) below srcK (unchecked: checked mode refuses the
+// rows the device mixes) the reductions read row i of a split at i * splitK: the replay's
+// reductions take their row stride from the tiling's splitK field (Rows{splitM, oriK, splitK}),
+// so it is given the config's splitK (session 22; marked before).
 template <const AscendC::SoftmaxConfig& kCfg>
 void CheckConfigGeneric(uint32_t m, uint32_t k, uint32_t bytes, uint32_t seed) {
+  const uint32_t splitK = (kCfg.oriSrcK + 7) / 8 * 8;
+  const lngrad::aicore::test::CheckedModeScope mode(splitK == k);
   for (const bool stats : {true, false}) {
     for (const bool stack : {false, true}) {
       const uint32_t tmpBytes = stack ? bytes / 32 * 32 : bytes;
@@ -629,6 +660,7 @@ void CheckConfigGeneric(uint32_t m, uint32_t k, uint32_t bytes, uint32_t seed) {
       Mem<float, float> want = in;
       rp::SmxTiling kt;
       std::memcpy(&kt, &t, sizeof kt);
+      kt.splitK = splitK;
       rp::ReplaySoftMaxFloatWork(
           kt, kCfg.oriSrcK,
           {want.src.data(), want.dst.data(), stats ? want.sum.data() : nullptr,
@@ -642,8 +674,8 @@ void CheckConfigGeneric(uint32_t m, uint32_t k, uint32_t bytes, uint32_t seed) {
   }
 }
 
-constexpr AscendC::SoftmaxConfig kCfg8x36{true, 8, 36};
 constexpr AscendC::SoftmaxConfig kCfg13x130{true, 13, 130};
+constexpr AscendC::SoftmaxConfig kCfg8x20{true, 8, 20}, kCfg8x130{true, 8, 130};
 
 TEST(SoftMaxConfigScratchReplay, GenericPathWithTheTilingsParametersMatchesTheKitsBuffer) {
   for (const uint32_t bytes : {(8u + 40 + 64) * 4 * 3 + 12, 20000u}) {
@@ -651,6 +683,17 @@ TEST(SoftMaxConfigScratchReplay, GenericPathWithTheTilingsParametersMatchesTheKi
   }
   for (const uint32_t bytes : {(8u + 136 + 64) * 4 * 5, (8u + 136 + 64) * 4 * 2 + 12, 40000u}) {
     CheckConfigGeneric<kCfg13x130>(13, 136, bytes, 7700);
+  }
+}
+
+// splitK below srcK (unchecked): the reductions at i * splitK over the buffer, [128, 512) and
+// below 64 columns, tail splits (ConfigRows through softmax_work.h SoftMaxWork's redK).
+TEST(SoftMaxConfigScratchReplay, SplitKBelowSrcKMatchesTheKitsBufferUnchecked) {
+  for (const uint32_t bytes : {(8u + 32 + 64) * 4 * 3 + 12, 20000u}) {
+    CheckConfigGeneric<kCfg8x20>(10, 32, bytes, 7800);
+  }
+  for (const uint32_t bytes : {(8u + 144 + 64) * 4 * 4, (8u + 144 + 64) * 4 * 2 + 12, 40000u}) {
+    CheckConfigGeneric<kCfg8x130>(9, 144, bytes, 7900);
   }
 }
 

@@ -7,9 +7,12 @@
 // rows, 24 rows and 12 bytes (not a multiple of 32: the shared overload only), the maximum
 // (capped at 60 KiB). srcM a multiple of 8, srcK a multiple of 64 (each BasicBlockReduce branch:
 // 64, [128, 512), 512, (512, 1024), 1024, above 1024). Inputs: ±inf, ±0 and subnormals in src, a
-// NaN in inMax; no NaN in src (the block reductions' NaN order is not part of this replay).
+// NaN in inMax; NaN and ±0 ties in src (session 22): NanAndSignedZeroRowsFollowTheKitsMaxOrder.
 // The tilings the device computes wrongly (splitK 1024 with splitM 16, repeatTimes past 255) run
-// unchecked, where lngrad follows the kit: FloatDataShapesTheDeviceGetsWrong.
+// unchecked, where lngrad follows the kit: FloatDataShapesTheDeviceGetsWrong. Session 22: half
+// data with half and with float statistics (HalfData, HalfDataFloatStatistics: scratch and every
+// output against ReplayFlashV2BasicScratchHalf; scratch sizes for 8 and 24 rows and the maximum,
+// capped at 96 KiB).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -19,6 +22,7 @@
 #include <iterator>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "../aicore/checked_mode_scope.h"
@@ -67,6 +71,29 @@ std::vector<float> Inputs(uint32_t seed, const Shape& s) {
         v[uint64_t{r} * s.k + gen() % s.k] = specials[(r % 7 == 1 ? 1 : 0) + gen() % 7];
       }
     }
+  }
+  return v;
+}
+
+// Rows whose max the kit's instruction order decides (session 22), by row % 5: a NaN at a random
+// column; a NaN in column 0 and a -NaN at a random one; negative values with zeros of both signs
+// (lane l of chunks 0 and 1 +0 and -0, four more at random columns); the whole row ±0 at random;
+// a plain row.
+std::vector<float> TieInputs(uint32_t seed, const Shape& s) {
+  std::mt19937 gen(seed);
+  std::vector<float> v = Uniform(seed, uint64_t{s.m} * s.k, -8.0f, 8.0f);
+  for (uint32_t r = 0; r < s.m; ++r) {
+    float* row = v.data() + uint64_t{r} * s.k;
+    const uint32_t c = gen() % s.k, l = gen() % 64;
+    if (r % 5 == 0) row[c] = NAN;
+    if (r % 5 == 1) row[0] = NAN, row[c] = -NAN;
+    if (r % 5 == 2) {
+      for (uint32_t j = 0; j < s.k; ++j) row[j] = -std::fabs(row[j]) - 1.0f;
+      row[l] = 0.0f;
+      if (s.k >= 128) row[64 + l] = -0.0f;
+      for (uint32_t i = 0; i < 4; ++i) row[gen() % s.k] = i % 2 == 0 ? -0.0f : 0.0f;
+    }
+    for (uint32_t j = 0; r % 5 == 3 && j < s.k; ++j) row[j] = gen() % 2 == 0 ? 0.0f : -0.0f;
   }
   return v;
 }
@@ -171,10 +198,10 @@ void ExpectBytes(const std::vector<uint8_t>& got, const std::vector<uint8_t>& wa
   }
 }
 
-Io Operands(const Shape& s, uint32_t seed) {
+Io Operands(const Shape& s, uint32_t seed, bool ties) {
   const uint64_t n = uint64_t{s.m} * s.k, st = uint64_t{s.m} * 8;
   Io in;
-  in.src = Inputs(seed, s);
+  in.src = ties ? TieInputs(seed, s) : Inputs(seed, s);
   in.dst.assign(n + kPast, -77.0f);
   in.sum = Uniform(seed + 1, st, -3.0f, 3.0f);
   in.max = Uniform(seed + 2, st, -3.0f, 3.0f);
@@ -207,8 +234,8 @@ void SplitInto(SoftMaxTiling& t, const Shape& s, uint32_t rows) {
 
 // One shape, one scratch size, both overloads, without and with update; returns the cases the
 // replay covers (the others: the buffer stays marked in lngrad, not compared here). rows: the
-// tiling's splitM (0: SoftMaxFlashV2TilingFunc's for the scratch).
-int Check(const Shape& s, uint32_t tmpBytes, uint32_t seed, uint32_t rows = 0) {
+// tiling's splitM (0: SoftMaxFlashV2TilingFunc's for the scratch); ties: TieInputs for src.
+int Check(const Shape& s, uint32_t tmpBytes, uint32_t seed, uint32_t rows = 0, bool ties = false) {
   int covered = 0;
   for (const bool update : {false, true}) {
     SoftMaxTiling t;
@@ -218,7 +245,7 @@ int Check(const Shape& s, uint32_t tmpBytes, uint32_t seed, uint32_t rows = 0) {
                                                       !KitGetsBasicWrong(t));
     SmxTiling mt;
     std::memcpy(&mt, &t, sizeof mt);
-    const Io in = Operands(s, seed);
+    const Io in = Operands(s, seed, ties);
     Io want = in;
     std::vector<uint8_t> wtmp(tmpBytes, kFill);
     if (!lngrad_replay::ReplayFlashV2BasicScratch(
@@ -269,7 +296,208 @@ TEST(SoftmaxFlashV2BasicScratchReplay, FloatData) {
   EXPECT_GE(covered, 80) << "cases the replay covers";
 }
 
+// Rows with NaN and ±0 ties (TieInputs): the row max follows BasicBlockReduceMaxImpl's order
+// (the first NaN of a BlockReduceMax, a NaN in Max's first operand dropped, a tie giving the
+// second operand), not a left fold; max, dst, expSum and the scratch against the replay.
+TEST(SoftmaxFlashV2BasicScratchReplay, NanAndSignedZeroRowsFollowTheKitsMaxOrder) {
+  uint32_t seed = 9400;
+  int covered = 0;
+  for (const Shape& s : kShapes) {
+    covered += Check(s, RowsBytes(8), seed += 10, 0, true);
+    covered += Check(s, RowsBytes(24), seed += 10, 0, true);
+  }
+  EXPECT_GE(covered, 80) << "cases the replay covers";
+}
+
+// Half data (session 22): S = Half (half statistics) or float. Operands as the float test's
+// (src, inMax, inExpSum rounded to S), one shape, one scratch size, both overloads, without and
+// with update; returns the cases the replay covers.
+using lngrad_replay::Half;
+template <class S>
+struct HalfIo {
+  std::vector<Half> src, dst, em;
+  std::vector<S> sum, max, inSum, inMax;
+  std::vector<uint8_t> tmp;
+};
+template <class S>
+std::vector<S> AsS(const std::vector<float>& v) {
+  std::vector<S> o(v.size());
+  for (size_t i = 0; i < v.size(); ++i) o[i] = lngrad_replay::FromFloat<S>(v[i]);
+  return o;
+}
+template <class S>
+HalfIo<S> HalfOperands(const Shape& s, uint32_t seed, bool ties) {
+  const Io f = Operands(s, seed, ties);
+  constexpr uint32_t ls = 32 / sizeof(S);
+  const uint64_t st = uint64_t{s.m} * ls;
+  HalfIo<S> in;
+  in.src = AsS<Half>(f.src);
+  in.dst.assign(f.dst.size(), lngrad_replay::FromFloat<Half>(-77.0f));
+  in.em = AsS<Half>(Uniform(seed + 3, uint64_t{s.m} * 16, -3.0f, 3.0f));
+  in.sum = AsS<S>(Uniform(seed + 1, st, -3.0f, 3.0f));
+  in.max = AsS<S>(Uniform(seed + 2, st, -3.0f, 3.0f));
+  in.inSum = AsS<S>(Uniform(seed + 4, st, 0.5f, 40.0f));
+  in.inMax = AsS<S>(Uniform(seed + 5, st, -6.0f, 9.0f));
+  if (st > 9) in.inMax[9] = lngrad_replay::FromFloat<S>(NAN);
+  return in;
+}
+
+template <class T>
+void LoadT(const LocalTensor<T>& t, const std::vector<T>& v) {
+  std::memcpy(t.HostPtr(), v.data(), v.size() * sizeof(T));
+}
+template <class T>
+void StoreT(const LocalTensor<T>& t, std::vector<T>& v) {
+  std::memcpy(v.data(), t.HostPtr(), v.size() * sizeof(T));
+}
+
+template <class S>
+HalfIo<S> RunLngradHalf(const Shape& s, bool update, bool stack, uint32_t tmpBytes,
+                        const SoftMaxTiling& t, const HalfIo<S>& in) {
+  using U = std::conditional_t<std::is_same_v<S, Half>, half, float>;
+  HalfIo<S> got = in;
+  lngrad::aicore::LaunchOptions opts;
+  opts.soc = "Ascend910B1";
+  const auto kernel = [&] {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<> h[3], u[4], own, filler;
+    pipe.InitBuffer(h[0], Al(in.src.size() * 2));
+    pipe.InitBuffer(h[1], Al(in.dst.size() * 2));
+    pipe.InitBuffer(h[2], Al(in.em.size() * 2));
+    for (auto& b : u) pipe.InitBuffer(b, Al(in.sum.size() * sizeof(S)));
+    LocalTensor<uint8_t> tmp;
+    lngrad_replay::scratch_test::TakeScratch(pipe, own, filler, stack, tmpBytes, &tmp);
+    if (::testing::Test::HasFatalFailure()) return;
+    LocalTensor<half> src = h[0].Get<half>(), dstAll = h[1].Get<half>(), em = h[2].Get<half>();
+    LocalTensor<half> dst = dstAll[0];
+    dst.SetSize(static_cast<uint32_t>(in.src.size()));
+    LocalTensor<U> sum = u[0].Get<U>(), max = u[1].Get<U>(), inSum = u[2].Get<U>(),
+                   inMax = u[3].Get<U>();
+    LoadT(src.ReinterpretCast<Half>(), in.src), LoadT(dstAll.ReinterpretCast<Half>(), in.dst);
+    LoadT(em.ReinterpretCast<Half>(), in.em), LoadT(sum.template ReinterpretCast<S>(), in.sum);
+    LoadT(max.template ReinterpretCast<S>(), in.max);
+    LoadT(inSum.template ReinterpretCast<S>(), in.inSum);
+    LoadT(inMax.template ReinterpretCast<S>(), in.inMax);
+    std::memset(tmp.HostPtr(), kFill, tmpBytes);
+    const AscendC::SoftMaxShapeInfo si{s.m, s.k, s.m, s.k};
+    if (update && stack) {
+      AscendC::SoftmaxFlashV2<half, true, false, true>(dst, sum, max, src, em, inSum, inMax, t, si);
+    } else if (update) {
+      AscendC::SoftmaxFlashV2<half, true, false, true>(dst, sum, max, src, em, inSum, inMax, tmp, t,
+                                                       si);
+    } else if (stack) {
+      AscendC::SoftmaxFlashV2<half, false, false, true>(dst, sum, max, src, em, inSum, inMax, t,
+                                                        si);
+    } else {
+      AscendC::SoftmaxFlashV2<half, false, false, true>(dst, sum, max, src, em, inSum, inMax, tmp,
+                                                        t, si);
+    }
+    StoreT(dstAll.ReinterpretCast<Half>(), got.dst), StoreT(em.ReinterpretCast<Half>(), got.em);
+    StoreT(sum.template ReinterpretCast<S>(), got.sum);
+    StoreT(max.template ReinterpretCast<S>(), got.max);
+    StoreT(inSum.template ReinterpretCast<S>(), got.inSum);
+    got.tmp.assign(tmp.HostPtr(), tmp.HostPtr() + tmpBytes);
+  };
+  const auto status = lngrad::aicore::Launch(1, kernel, opts);
+  EXPECT_TRUE(status.ok()) << status.message();
+  return got;
+}
+
+template <class T>
+void ExpectSame(const std::vector<T>& got, const std::vector<T>& want, const char* what) {
+  std::vector<float> g(got.size()), w(want.size());
+  for (size_t i = 0; i < got.size(); ++i) g[i] = lngrad_replay::ToFloat(got[i]);
+  for (size_t i = 0; i < want.size(); ++i) w[i] = lngrad_replay::ToFloat(want[i]);
+  ExpectBits(g, w, what);
+}
+
+template <class S>
+int CheckHalf(const Shape& s, uint32_t tmpBytes, uint32_t seed, bool ties, uint32_t rows = 0) {
+  int covered = 0;
+  for (const bool update : {false, true}) {
+    SoftMaxTiling t;
+    AscendC::SoftMaxFlashV2TilingFunc(ge::Shape({s.m, s.k}), 2, sizeof(S), tmpBytes, t, update,
+                                      true);
+    if (rows != 0) {
+      SplitInto(t, s, rows);
+      t.reduceSize = rows * (32 / sizeof(S));
+      t.tailReduceSize = t.tailM * (32 / sizeof(S));
+    }
+    const lngrad::aicore::test::CheckedModeScope mode(lngrad::aicore::CheckedMode() &&
+                                                      !KitGetsBasicWrong(t));
+    SmxTiling mt;
+    std::memcpy(&mt, &t, sizeof mt);
+    const HalfIo<S> in = HalfOperands<S>(s, seed, ties);
+    HalfIo<S> want = in;
+    std::vector<uint8_t> wtmp(tmpBytes, kFill);
+    if (!lngrad_replay::ReplayFlashV2BasicScratchHalf<S>(
+            mt, update,
+            {want.src.data(), want.dst.data(), want.sum.data(), want.max.data(), want.em.data(),
+             want.inSum.data(), want.inMax.data()},
+            wtmp.data(), tmpBytes)) {
+      continue;
+    }
+    for (const bool stack : {false, true}) {
+      if (stack && tmpBytes % 32 != 0) continue;
+      SCOPED_TRACE("m " + std::to_string(s.m) + " k " + std::to_string(s.k) + " tmp " +
+                   std::to_string(tmpBytes) + " splitM " + std::to_string(t.splitM) +
+                   (update ? " update" : " no update") + (stack ? " stack" : " shared"));
+      const HalfIo<S> got = RunLngradHalf<S>(s, update, stack, tmpBytes, t, in);
+      if (::testing::Test::HasFailure()) return covered;
+      ++covered;
+      ExpectBytes(got.tmp, wtmp);
+      ExpectSame(got.dst, want.dst, "dst");
+      ExpectSame(got.sum, want.sum, "expSum");
+      ExpectSame(got.max, want.max, "max");
+      ExpectSame(got.em, want.em, "expMax");
+      ExpectSame(got.inSum, want.inSum, "inExpSum");
+    }
+  }
+  return covered;
+}
+
+template <class S>
+int HalfSweep(uint32_t seed) {
+  int covered = 0;
+  constexpr uint32_t ls = 32 / sizeof(S);
+  for (const Shape& s : kShapes) {
+    for (const uint32_t rows : {8u, 24u}) {  // CalculateNDSplitM's half form: ls + K + 64 a row
+      covered += CheckHalf<S>(s, std::min<uint32_t>(rows * (ls + s.k + 64) * 4, 96 * 1024),
+                              seed += 10, rows == 24);
+    }
+    const uint32_t max =
+        AscendC::GetSoftMaxFlashV2MaxTmpSize(ge::Shape({s.m, s.k}), 2, sizeof(S), true, true);
+    covered += CheckHalf<S>(s, std::min<uint32_t>(max, 96 * 1024), seed += 10, false);
+  }
+  return covered;
+}
+
 }  // namespace
+
+// Half data with half statistics and with float statistics, NaN and ±0 tie rows in one of the
+// three scratch sizes: the work buffer byte for byte and every output against the replay.
+TEST(SoftmaxFlashV2BasicScratchReplay, HalfData) { EXPECT_GE(HalfSweep<Half>(9500), 60); }
+TEST(SoftmaxFlashV2BasicScratchReplay, HalfDataFloatStatistics) {
+  EXPECT_GE(HalfSweep<float>(9600), 60);
+}
+
+// Half data on the tilings the device computes wrongly, unchecked (session 22): K = 1024 in
+// splits of 16 rows, 24 and 32 rows of 768 and 512 (the Casts' and the Exp's repeats wrapped).
+TEST(SoftmaxFlashV2BasicScratchReplay, HalfDataShapesTheDeviceGetsWrong) {
+  const Shape shapes[] = {{16, 1024}, {24, 768}, {32, 512}};
+  const uint32_t rows[] = {16, 24, 32};
+  uint32_t seed = 9800;
+  int covered = 0;
+  for (int i = 0; i < 3; ++i) {
+    const Shape& s = shapes[i];
+    for (const uint32_t extra : {0u, 4096u}) {
+      const uint32_t b16 = rows[i] * (16 + s.k + 64) * 4 + extra, b32 = b16 - rows[i] * 32;
+      covered += CheckHalf<Half>(s, b16, seed += 10, false, rows[i]);
+      covered += CheckHalf<float>(s, b32, seed += 10, false, rows[i]);
+    }
+  }
+  EXPECT_EQ(covered, 48) << "cases the replay covers";
+}
 
 // The tilings the device computes wrongly, unchecked (lngrad follows the kit's sequence): K = 1024
 // in splits of 16 rows (rows 8..15 take the stale work-buffer floats at 64 M + 8.., and the Exp's

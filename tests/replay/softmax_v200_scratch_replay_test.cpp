@@ -71,6 +71,7 @@ struct Case {
   bool flashTiling = false;
   // work: compare the work buffer (SoftmaxFlashV2 writes it for the splits that wrap only).
   bool work = true;
+  bool cfg = false;  // the constant-shape config kCfg (SoftMax, SimpleSoftMax)
   uint32_t tmpBytes = 0;
 };
 
@@ -150,13 +151,45 @@ void Back(std::vector<uint8_t>& out, const LocalTensor<T>& t) {
   std::memcpy(out.data(), t.HostPtr(), out.size());
 }
 
+// A constant-shape config (SoftmaxConfig with oriSrcM and oriSrcK set): the 2002 SoftMaxNDImpl
+// does not read it; SimpleSoftMaxGenericNDImpl's config path swaps srcK for splitK and the
+// statistics stride for 32 bytes a row, the tiling's own values here.
+constexpr AscendC::SoftmaxConfig kCfg{true, 8, 36};
+
+template <class T, class S>
+void CallCfg(const Case& c, const LocalTensor<Dev<T>>& dst, const LocalTensor<Dev<S>>& sum,
+             const LocalTensor<Dev<S>>& max, const LocalTensor<Dev<T>>& src,
+             const LocalTensor<uint8_t>& tmp, const SoftMaxTiling& tiling,
+             const AscendC::SoftMaxShapeInfo& shape) {
+  using DT = Dev<T>;
+  if (c.api == Api::kSimple) {
+    if (c.stack) {
+      AscendC::SimpleSoftMax<DT, false, false, false, kCfg>(dst, sum, max, src, tiling, shape);
+    } else {
+      AscendC::SimpleSoftMax<DT, false, false, false, kCfg>(dst, sum, max, src, tmp, tiling, shape);
+    }
+  } else if (!c.stats) {
+    if (c.stack) {
+      AscendC::SoftMax<DT, false, false, kCfg>(dst, src, tiling, shape);
+    } else {
+      AscendC::SoftMax<DT, false, false, kCfg>(dst, src, tmp, tiling, shape);
+    }
+  } else if (c.stack) {
+    AscendC::SoftMax<DT, false, false, false, kCfg>(dst, sum, max, src, tiling, shape);
+  } else {
+    AscendC::SoftMax<DT, false, false, false, kCfg>(dst, sum, max, src, tmp, tiling, shape);
+  }
+}
+
 template <class T, class S>
 void Call(const Case& c, const LocalTensor<Dev<T>>& dst, const LocalTensor<Dev<S>>& sum,
           const LocalTensor<Dev<S>>& max, const LocalTensor<Dev<T>>& src,
           const LocalTensor<uint8_t>& tmp, const SoftMaxTiling& tiling,
           const AscendC::SoftMaxShapeInfo& shape, const LocalTensor<Dev<T>>& expMax) {
   using DT = Dev<T>;
-  if (c.api == Api::kFlashV2) {
+  if (c.cfg) {
+    CallCfg<T, S>(c, dst, sum, max, src, tmp, tiling, shape);
+  } else if (c.api == Api::kFlashV2) {
     AscendC::SoftmaxFlashV2<DT, false>(dst, sum, max, src, expMax, sum, max, tmp, tiling, shape);
   } else if (c.api == Api::kFlashV2Update) {
     AscendC::SoftmaxFlashV2<DT, true>(dst, sum, max, src, expMax, sum, max, tmp, tiling, shape);
@@ -264,8 +297,9 @@ void Compare(const Shape& s, const Case& c, uint32_t seed) {
   const std::string what =
       std::string(api) + (std::is_same_v<T, float> ? "<float" : "<half") +
       (c.stats ? (std::is_same_v<S, float> ? ", float stats" : ", half stats") : ", no stats") +
-      (c.reuse ? ", reuse" : "") + "> " + softmax_replay_test::Name(s) + ", work " +
-      std::to_string(c.tmpBytes) + (c.stack ? " (stack)" : "") + (c.host ? ", host tiling" : "");
+      (c.reuse ? ", reuse" : "") + (c.cfg ? ", config 8x36" : "") + "> " +
+      softmax_replay_test::Name(s) + ", work " + std::to_string(c.tmpBytes) +
+      (c.stack ? " (stack)" : "") + (c.host ? ", host tiling" : "");
   SCOPED_TRACE(what);
   const uint32_t typeSize2 = c.stats ? sizeof(S) : 4;
   SoftMaxTiling tiling{};
@@ -377,6 +411,24 @@ TEST(SoftMaxV200Replay, LogSoftMaxResultsAndWork) {
 TEST(SoftMaxV200Replay, SimpleSoftMaxHalfResultsAndWork) {
   Sweep<rp::Half, rp::Half>(Results(Api::kSimple, true), 900);
   Sweep<rp::Half, float>(Results(Api::kSimple, true), 1000);
+}
+
+// The constant-shape config on 2002: SoftMax's membase/v200 SoftMaxNDImpl does not read it, and
+// SimpleSoftMax's config path takes the tiling's splitK and 32-byte statistics rows: the same
+// buffer as the default config (marked before session 22).
+Case Config(Api api, bool stats) {
+  Case c = Results(api, stats);
+  c.cfg = true;
+  return c;
+}
+TEST(SoftMaxV200Replay, ConstantShapeConfigResultsAndWork) {
+  Sweep<float, float>(Config(Api::kSoftMax, true), 1300);
+  Sweep<float, float>(Config(Api::kSoftMax, false), 1400);
+  Sweep<rp::Half, rp::Half>(Config(Api::kSoftMax, true), 1500);
+  Sweep<rp::Half, float>(Config(Api::kSoftMax, true), 1600);
+  Sweep<rp::Half, rp::Half>(Config(Api::kSoftMax, false), 1700);
+  Sweep<rp::Half, rp::Half>(Config(Api::kSimple, true), 1800);
+  Sweep<rp::Half, float>(Config(Api::kSimple, true), 1900);
 }
 
 // SoftmaxFlash without update on 2002 runs SoftMaxNDImpl with statistics: its quotients too are

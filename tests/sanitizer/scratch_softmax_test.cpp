@@ -28,8 +28,8 @@ void ExpectLoud(const char* soc, const char* api, const Call& call, Then read = 
 // and SoftMax<half>'s generic loops on 2201 and 2002 write what the kit leaves (softmax_work.h,
 // softmax_v200_work.h; SoftMaxIsModelledNotMarked, SoftMaxOn2002IsModelledNotMarked), as do
 // isBasicBlock on 2201 and 2002 and SimpleSoftMax<half> (softmax_basic_work.h;
-// SoftMaxBasicAndSimpleHalfAreModelledNotMarked); the NZ forms stay
-// marked on both.
+// SoftMaxBasicAndSimpleHalfAreModelledNotMarked), and SoftMax and SimpleSoftMax in NZ
+// (softmax_nz_work.h; SoftMaxNzIsModelledNotMarked); SoftmaxFlashV2's NZ forms stay marked.
 constexpr uint32_t kSmM = 8, kSmK = 64;
 SoftMaxTiling SmTiling(uint32_t type_size) {
   SoftMaxTiling t;
@@ -42,15 +42,15 @@ const SoftMaxShapeInfo kSmShape{kSmM, kSmK, kSmM, kSmK};
 
 TEST(ScratchInitcheck, SoftMaxFamilyReadAfterTheCall) {
   for (const char* soc : {k910, "Ascend310P1"}) {
-    // SoftmaxFlashV2's generic split loop and its float basic-block path are modelled on 2201
-    // (SoftmaxFlashV2IsModelledNotMarked); the half basic-block path is not, nor 2002.
-    ExpectLoud(soc, "SoftmaxFlashV2", [](Ops& o) {
-      SoftMaxTiling t;
-      SoftMaxFlashV2TilingFunc(ge::Shape({kSmM, kSmK}), 2, 2, kTmpBytes, t, false, true);
-      SoftmaxFlashV2<half, false, false, true>(H(o.a), H(o.c), H(o.d), H(o.b), H(o.c)[512], H(o.c),
-                                               H(o.d), o.tmp, t, kSmShape);
-    });
+    // SoftmaxFlashV2's generic split loop and its basic-block path (float and, session 22, half
+    // data) are modelled on 2201 (SoftmaxFlashV2IsModelledNotMarked); not on 2002.
     if (std::string(soc) != k910) {
+      ExpectLoud(soc, "SoftmaxFlashV2", [](Ops& o) {
+        SoftMaxTiling t;
+        SoftMaxFlashV2TilingFunc(ge::Shape({kSmM, kSmK}), 2, 2, kTmpBytes, t, false, true);
+        SoftmaxFlashV2<half, false, false, true>(H(o.a), H(o.c), H(o.d), H(o.b), H(o.c)[512],
+                                                 H(o.c), H(o.d), o.tmp, t, kSmShape);
+      });
       ExpectLoud(soc, "SoftmaxFlashV2", [](Ops& o) {
         SoftMaxTiling t;
         SoftMaxFlashV2TilingFunc(ge::Shape({kSmM, kSmK}), 4, 4, kTmpBytes, t, false, true);
@@ -180,6 +180,48 @@ TEST(ScratchInitcheck, SoftmaxGradNzIsModelledNotMarked) {
   }
 }
 
+// SoftMax (with statistics) and SimpleSoftMax in the NZ format on 2201 and 2002 write what the
+// kit's NZ sequence leaves in the work buffer (softmax_nz_work.h; replay.SoftMaxNzScratchReplay.*,
+// replay.SimpleSoftMaxNzScratchReplay.*): reading it afterwards is clean, float, half and half with
+// float statistics, the host tiling kept (kSmShape) and the kernel's NZ re-tile (oriSrcM < srcM
+// for SoftMax, a tiling of another srcM for SimpleSoftMax).
+TEST(ScratchInitcheck, SoftMaxNzIsModelledNotMarked) {
+  const SoftMaxShapeInfo retile{kSmM, kSmK, 6, 50};
+  for (const char* soc : {k910, "Ascend310P1"}) {
+    for (const SoftMaxShapeInfo& shape : {kSmShape, retile}) {
+      SCOPED_TRACE(std::string(soc) + " oriSrcM " + std::to_string(shape.oriSrcM));
+      ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [&shape](Ops& o) {
+                    SoftMax<float, false, false, true>(F(o.a), F(o.c), F(o.d), F(o.b), o.tmp,
+                                                       SmTiling(4), shape);
+                  }).r);
+      ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [&shape](Ops& o) {
+                    SoftMax<half, false, false, true>(H(o.a), H(o.c), H(o.d), H(o.b), o.tmp,
+                                                      SmTiling(2), shape);
+                  }).r);
+      ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [&shape](Ops& o) {
+                    SoftMax<half, false, false, true>(H(o.a), F(o.c), F(o.d), H(o.b), o.tmp,
+                                                      SmTiling(4), shape);
+                  }).r);
+    }
+    SoftMaxTiling other = SmTiling(4);
+    other.srcM = kSmM + 16;  // SimpleSoftMax re-tiles for srcM
+    for (const SoftMaxTiling& t : {SmTiling(4), other}) {
+      ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [&t](Ops& o) {
+                    SimpleSoftMax<float, false, false, true>(F(o.a), F(o.c), F(o.d), F(o.b), o.tmp,
+                                                             t, kSmShape);
+                  }).r);
+      ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [&t](Ops& o) {
+                    SimpleSoftMax<half, false, false, true>(H(o.a), H(o.c), H(o.d), H(o.b), o.tmp,
+                                                            t, kSmShape);
+                  }).r);
+      ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [&t](Ops& o) {
+                    SimpleSoftMax<half, false, false, true>(H(o.a), F(o.c), F(o.d), H(o.b), o.tmp,
+                                                            t, kSmShape);
+                  }).r);
+    }
+  }
+}
+
 // SoftmaxFlashV3 on 2201 writes what the kit leaves in its work buffer (softmax_flashv3_scratch.h;
 // replay.SoftmaxFlashV3ScratchReplay.*), without and with update: read after the call, clean.
 TEST(ScratchInitcheck, SoftmaxFlashV3IsModelledNotMarked) {
@@ -230,7 +272,22 @@ TEST(ScratchInitcheck, SoftmaxFlashV2IsModelledNotMarked) {
                 SoftmaxFlashV2<float, true>(F(o.a), F(o.c), F(o.d), F(o.b), F(o.c)[512],
                                             F(o.c)[256], F(o.d)[256], o.tmp, t, kSmShape);
               }).r);
-  // isBasicBlock, float (softmax_flashv2_paths.h; replay.SoftmaxFlashV2BasicScratchReplay.*).
+  // isBasicBlock, half data with half and with float statistics (session 22), then float
+  // (softmax_flashv2_paths.h; replay.SoftmaxFlashV2BasicScratchReplay.*).
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                SoftMaxTiling t;
+                SoftMaxFlashV2TilingFunc(ge::Shape({kSmM, kSmK}), 2, 2, kTmpBytes, t, false, true);
+                SoftmaxFlashV2<half, false, false, true>(H(o.a), H(o.c), H(o.d), H(o.b),
+                                                         H(o.c)[512], H(o.c), H(o.d), o.tmp, t,
+                                                         kSmShape);
+              }).r);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                SoftMaxTiling t;
+                SoftMaxFlashV2TilingFunc(ge::Shape({kSmM, kSmK}), 2, 4, kTmpBytes, t, true, true);
+                SoftmaxFlashV2<half, true, false, true>(H(o.a), F(o.c), F(o.d), H(o.b),
+                                                        H(o.c)[1024], F(o.c)[256], F(o.d)[256],
+                                                        o.tmp, t, kSmShape);
+              }).r);
   for (const bool update : {false, true}) {
     ExpectClean(
         RunScratch(k910, san::kAllTools, Then::kRead, [update](Ops& o) {
@@ -382,6 +439,40 @@ TEST(ScratchInitcheck, SoftMaxBasicAndSimpleHalfAreModelledNotMarked) {
   ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [&](Ops& o) {
                 SimpleSoftMax<half, false, true>(H(o.a), H(o.c), H(o.d), H(o.b), o.tmp,
                                                  tiling(128, 2), wide);
+              }).r);
+}
+
+// The constant-shape config on 2002 (SoftMax: membase/v200 does not read it; SimpleSoftMax<half>:
+// its config path takes the tiling's splitK and 32-byte statistics rows), SimpleSoftMax<half>'s
+// config on 2201 and its isBasicBlock on 2002 (membase/common's SimpleSoftMaxBasicBlock): lngrad
+// writes the default loops' buffer (softmax_v200_work.h, softmax_basic_work.h;
+// replay.SoftMaxV200Replay.ConstantShapeConfigResultsAndWork, replay.SimpleSoftMaxHalfScratch-
+// Replay.{ConstantShapeConfig,BasicBlockOn2002}MatchesTheKitsBufferByteForByte): no mark.
+TEST(ScratchInitcheck, SoftMaxConfigAndSimpleOn2002AreModelledNotMarked) {
+  const char* v200 = "Ascend310P1";
+  ExpectClean(RunScratch(v200, san::kAllTools, Then::kRead, [](Ops& o) {
+                SoftMax<float, false, false, false, kCfgGeneric>(F(o.a), F(o.c), F(o.d), F(o.b),
+                                                                 o.tmp, SmTiling(4), kSmShape);
+              }).r);
+  ExpectClean(RunScratch(v200, san::kAllTools, Then::kRead, [](Ops& o) {
+                SoftMax<half, false, false, kCfgGeneric>(H(o.a), H(o.b), o.tmp, SmTiling(2),
+                                                         kSmShape);
+              }).r);
+  for (const char* soc : {k910, v200}) {
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [](Ops& o) {
+                  SimpleSoftMax<half, false, false, false, kCfgGeneric>(
+                      H(o.a), H(o.c), H(o.d), H(o.b), o.tmp, SmTiling(2), kSmShape);
+                }).r);
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [](Ops& o) {
+                  SimpleSoftMax<half, false, false, false, kCfgGeneric>(
+                      H(o.a), F(o.c), F(o.d), H(o.b), o.tmp, SmTiling(4), kSmShape);
+                }).r);
+  }
+  const SoftMaxShapeInfo wide{kSmM, 128, kSmM, 128};
+  SoftMaxTiling t;
+  SoftMaxTilingFunc(ge::Shape({kSmM, 128}), 2, kTmpBytes, t);
+  ExpectClean(RunScratch(v200, san::kAllTools, Then::kRead, [&](Ops& o) {
+                SimpleSoftMax<half, false, true>(H(o.a), H(o.c), H(o.d), H(o.b), o.tmp, t, wide);
               }).r);
 }
 

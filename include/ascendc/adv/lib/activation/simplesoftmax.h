@@ -4,7 +4,8 @@
 // rounded once at the end). inSum/inMax are [rows, 32 B]; column c of a row uses lane c % 8 of
 // the row's statistics on 2201/2002 (GenericSub/DivNDImpl's block strides read the row's first
 // 8 lanes block by block), lane 0 on 3510 (ColumnLane); the other APIs write them equal.
-// isDataFormatNZ: softmax_nz.h SimpleNzRows (SimpleSoftMaxNZImpl's order, on every arch).
+// isDataFormatNZ: softmax_nz.h SimpleNzRows (SimpleSoftMaxNZImpl's order, on every arch; on
+// 2201/2002 the work buffer as softmax_nz_work.h writes it).
 // On 3510 (regbase/3510/simple_softmax_impl.h SimpleSoftMaxNDImpl) the function is chosen as the
 // register code chooses it (SimpleWholeRegisters): with srcK not a multiple of 64 the
 // whole-register SimpleSoftMaxGenericNDImpl runs past each row (SimpleWholeRows). Checked mode
@@ -133,6 +134,15 @@ void SimpleBasicRowsMembase(const AscendC::LocalTensor<T>& dst,
   }
 }
 
+// Whether SimpleSoftMaxGenericNDImpl's constant-shape config path (config.oriSrcM and oriSrcK
+// set: Sub and Div at the tiling's splitK, statistics at 32 bytes a row) takes the default
+// loop's parameters: the default config, or a tiling whose reduceK is 32 bytes of U (its splitK
+// is checked by the work models).
+template <typename U>
+bool CfgMatchesTiling(uint32_t cfgM, uint32_t cfgK, const AscendC::tiling::SoftMaxTiling& t) {
+  return cfgM == 0 || cfgK == 0 || t.reduceK == Lanes<U>();
+}
+
 // whole: SimpleWholeRegisters' path.
 template <typename T, typename U>
 void SimpleRows(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U>& inSum,
@@ -197,8 +207,8 @@ void SimpleSoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& inSumT
   if constexpr (std::is_same_v<D, float> && !isDataFormatNZ) leave.Modelled();
   sd::CheckTypes<D, U>("SimpleSoftMax");
   if constexpr (isDataFormatNZ) {
-    sd::SimpleNzRows<D, U>(dstTensor, inSumTensor, inMaxTensor, srcTensor, sharedTmpBuffer,
-                           softmaxShapeInfo, sd::NzDimsOf(softmaxShapeInfo, tiling, true), loc);
+    sd::SimpleNzCall<D, U>(dstTensor, inSumTensor, inMaxTensor, srcTensor, sharedTmpBuffer,
+                           softmaxShapeInfo, tiling, loc, leave);
     return;
   }
   sd::Dims d = sd::DimsOf(softmaxShapeInfo, srcTensor, tiling.srcM, tiling.srcK, false);
@@ -225,21 +235,27 @@ void SimpleSoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& inSumT
   // one pass over srcM rows.
   if (!isBasicBlock && sizeof(D) == 2) {
     d.m = sd::GenericSplitRows("SimpleSoftMax", "dstTensor", tiling, kt, d);
-    // Its work buffer on 2002 (softmax_v200_work.h); elsewhere marked.
-    if constexpr (std::is_same_v<D, half> && !isDataFormatNZ &&
-                  (config.oriSrcM == 0 || config.oriSrcK == 0)) {
-      if (sd::SimpleSoftMaxWorkV200<U>("SimpleSoftMax", loc, kt, d, srcTensor, inSumTensor,
+    // Its work buffer on 2002 (softmax_v200_work.h); elsewhere marked. The constant-shape
+    // config's generic path (SimpleSoftMaxGenericNDImpl) swaps srcK for the tiling's splitK and
+    // the statistics stride for 32 bytes a row: the default loop's steps where the tiling has
+    // splitK = srcK (SimpleSoftMaxWorkV200 asks it) and reduceK = 32 bytes (CfgMatchesTiling).
+    if constexpr (std::is_same_v<D, half> && !isDataFormatNZ) {
+      if (sd::CfgMatchesTiling<U>(config.oriSrcM, config.oriSrcK, kt) &&
+          sd::SimpleSoftMaxWorkV200<U>("SimpleSoftMax", loc, kt, d, srcTensor, inSumTensor,
                                        inMaxTensor, sharedTmpBuffer)) {
         leave.Modelled();
       }
     }
   }
-  // Half data on 2201 with the default config: the work buffer as the kit leaves it
-  // (softmax_basic_work.h SimpleHalfPrepare).
+  // Half data on 2201 (and isBasicBlock on 2002: SimpleSoftMaxBasicBlock is membase/common's):
+  // the work buffer as the kit leaves it (softmax_basic_work.h SimpleHalfPrepare); the config as
+  // above (isBasicBlock does not read it).
   std::optional<sd::BasicImage> sw;
-  if constexpr (std::is_same_v<D, half> && (config.oriSrcM == 0 || config.oriSrcK == 0)) {
-    sw = sd::SimpleHalfPrepare<U>(kt, isBasicBlock, d, inSumTensor, inMaxTensor, srcTensor,
-                                  sharedTmpBuffer);
+  if constexpr (std::is_same_v<D, half>) {
+    if (isBasicBlock || sd::CfgMatchesTiling<U>(config.oriSrcM, config.oriSrcK, kt)) {
+      sw = sd::SimpleHalfPrepare<U>(kt, isBasicBlock, d, inSumTensor, inMaxTensor, srcTensor,
+                                    sharedTmpBuffer);
+    }
   }
   sd::SimpleRows<D, U>(dstTensor, inSumTensor, inMaxTensor, srcTensor, &sharedTmpBuffer, d, loc,
                        sd::SimpleWholeRegisters(isBasicBlock, config.oriSrcM, config.oriSrcK, d.k));

@@ -6,8 +6,10 @@
 // (softmax_common.h HalfRounding: ties away from zero on 2201, RNE elsewhere).
 // The basic-block path (isBasicBlock, srcK a multiple of 64) reduces every srcK column, summing
 // in BasicBlockAddImpl's order. sum and max are written as [rows, 32 B] with the value
-// repeated. isDataFormatNZ: SoftMax with statistics runs softmax_nz.h (SoftMaxNZImpl's order),
-// AdjustSoftMaxRes the NZ rows; see softmax_nz.h for which other APIs of the family take NZ.
+// repeated. isDataFormatNZ: SoftMax with statistics runs softmax_nz.h (SoftMaxNZImpl's order;
+// on 2201/2002 the work buffer as softmax_nz_work.h writes it, splits whose broadcast wraps refused
+// in checked mode), AdjustSoftMaxRes the NZ rows; see softmax_nz.h for which other APIs of the
+// family take NZ.
 // On 3510 the order of regbase/3510/softmax_impl.h (softmax_common.h RegRowSum, RegRowMax; only
 // the first oriSrcK columns of dst stored; isBasicBlock, also without statistics: the first
 // ceil(oriSrcK / 64) * 64, RegBasicDims; isReuseSource on the srcK = 8 and 16 paths: src rows up to
@@ -16,12 +18,14 @@
 // isBasicBlock, its K the reduced columns and, rounded up to 8, the reductions' row stride
 // (CfgShape, ConfigRows). Checked mode: operand sizes, 32-byte alignment, srcK alignment, the
 // sharedTmpBuffer minimum, isBasicBlock with srcK a multiple of 64, a config K that rounds up to
-// less than srcK, 2201's basic-block splits reaching past sharedTmpBuffer (softmax_basic_work.h).
+// less than srcK (the rows the device mixes: softmax_device_defect; unchecked followed, the work
+// buffer too), 2201's basic-block splits reaching past sharedTmpBuffer (softmax_basic_work.h).
 #pragma once
 
 #include "lib/activation/softmax_basic_work.h"
 #include "lib/activation/softmax_common.h"
 #include "lib/activation/softmax_nz.h"
+#include "lib/activation/softmax_nz_work.h"
 #include "lib/activation/softmax_work.h"
 #include "lib/activation/softmax_v200_work.h"
 
@@ -144,18 +148,19 @@ struct CfgShape {
 // reduced at its own stride; returns false) or, with splitK below srcK, the rows of each of the
 // tiling's splits reduced at i * splitK (row i from the values of the rows before it, as the
 // device's reductions read them; the Sub and Div at srcK; returns true, done). Checked mode
-// names that stride (invalid_count); other tilings are refused in any mode (not modelled).
+// names that stride (softmax_device_defect); other tilings are refused in any mode (not modelled:
+// invalid_count).
 // statK: the dstK of the config's ReduceLastND; reduceK: the tiling's (or the re-tile's) stat
 // row stride, which the Sub, the Div and the statistics' offsets take.
 struct CfgRun {
   CfgShape cfg;
   uint32_t statK, reduceK;
 };
-inline void RefuseCfg(const char* api, const CfgRun& c, const std::string& why) {
-  RaiseKernelCheck(checks::kInvalidCount,
-                   std::string(api) +
-                       ": the constant-shape config (config.oriSrcK = " + std::to_string(c.cfg.k) +
-                       ", splitK = " + std::to_string(c.cfg.SplitK()) + ") " + why);
+inline void RefuseCfg(const char* api, const CfgRun& c, const std::string& why,
+                      const char* check = checks::kInvalidCount) {
+  RaiseKernelCheck(check, std::string(api) + ": the constant-shape config (config.oriSrcK = " +
+                              std::to_string(c.cfg.k) +
+                              ", splitK = " + std::to_string(c.cfg.SplitK()) + ") " + why);
 }
 
 // Checked mode, splitK below srcK: the reductions read row i of a split at i * splitK.
@@ -164,7 +169,8 @@ inline void RefuseCfgRowMix(const char* api, const CfgRun& c, uint32_t k) {
             "reduces row i of each split from the values at i * splitK, not i * srcK = i * " +
                 std::to_string(k) +
                 ": on the device rows after the first take the max and sum of other rows' "
-                "values; set a config.oriSrcK that rounds up to srcK");
+                "values; set a config.oriSrcK that rounds up to srcK",
+            checks::kSoftmaxDeviceDefect);
 }
 
 // Checked mode, a tiling reduceK below the statK statistics the config's reductions write per
@@ -176,41 +182,29 @@ inline void RefuseCfgStatStride(const char* api, const CfgRun& c) {
                 "is " + std::to_string(c.reduceK) +
                 ": on the device the Sub and the Div of row r read the max and sum of row r * " +
                 std::to_string(c.reduceK) + " / " + std::to_string(c.statK) +
-                " of its split; pass a tiling made for the shape with statistics of the data type");
+                " of its split; pass a tiling made for the shape with statistics of the data type",
+            checks::kSoftmaxDeviceDefect);
 }
 
-// ConfigRows's rows with splitK below srcK or reduceK below statK, split by split as
-// SoftMaxNDExtImpl's loop (rangeM splits of splitM rows, then the tail split): row i's max and
-// sum from the first oriSrcK values at i * splitK of the split's float values; row r's x - max,
-// Exp and / sum at its own srcK columns with the statistics of split row r * reduceK / statK.
+// ConfigRows's rows with splitK below srcK or reduceK below statK, from ex (RowExps with the
+// config's reductions, SoftMaxNDExtImpl's split loop: row i's max and sum from the first oriSrcK
+// values at i * splitK of its split; row r's x - max, Exp and / sum at its own srcK columns with
+// the statistics of split row r * reduceK / statK).
 template <typename T, typename U>
-void ConfigSplits(const CfgRun& c, const Dims& d, const AscendC::tiling::SoftMaxTiling& t,
-                  const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U>* sum,
-                  const AscendC::LocalTensor<U>* max, const AscendC::LocalTensor<T>& src,
-                  bool reuseSrc) {
-  const uint32_t splitK = c.cfg.SplitK();
-  std::vector<float> x, mx, sm;
-  for (uint32_t i = 0, row0 = 0; i <= t.rangeM; ++i) {
-    const uint32_t rows = i < t.rangeM ? t.splitM : t.tailM;
-    if (rows == 0) break;
-    const uint64_t at = uint64_t{row0} * d.k;
-    LoadRow(x, src.HostPtr() + at, rows * d.k);
-    mx.assign(rows, 0.0f);
-    sm.assign(rows, 0.0f);
-    for (uint32_t r = 0; r < rows; ++r) mx[r] = RowMax(x.data() + uint64_t{r} * splitK, c.cfg.k);
-    for (size_t j = 0; j < x.size(); ++j) x[j] = x[j] - mx[j / d.k * c.reduceK / c.statK];
-    ExpInPlace(x);
-    if (reuseSrc) StoreRow(src.HostPtr() + at, x);
-    for (uint32_t r = 0; r < rows; ++r) {
-      sm[r] = RowSum(x.data() + uint64_t{r} * splitK, c.cfg.k, false);
+void ConfigStore(const RowExps& ex, const Dims& d, const AscendC::LocalTensor<T>& dst,
+                 const AscendC::LocalTensor<U>* sum, const AscendC::LocalTensor<U>* max,
+                 const AscendC::LocalTensor<T>& src, bool reuseSrc) {
+  std::vector<float> x;
+  for (uint32_t r = 0; r < d.m; ++r) {
+    x.assign(ex.Row(r), ex.Row(r) + d.k);
+    if (reuseSrc) StoreRow(src.HostPtr() + uint64_t{r} * d.k, x);
+    const float s = ex.sm[ex.StatRow(d, r)];
+    for (float& v : x) v = v / s;
+    if (sum != nullptr) {
+      PutStat(max->HostPtr(), r, ex.mx[r]);
+      PutStat(sum->HostPtr(), r, ex.sm[r]);
     }
-    for (size_t j = 0; j < x.size(); ++j) x[j] = x[j] / sm[j / d.k * c.reduceK / c.statK];
-    for (uint32_t r = 0; sum != nullptr && r < rows; ++r) {
-      PutStat(max->HostPtr(), row0 + r, mx[r]);
-      PutStat(sum->HostPtr(), row0 + r, sm[r]);
-    }
-    StoreRow(dst.HostPtr() + at, x);
-    row0 += rows;
+    StoreRow(dst.HostPtr() + uint64_t{r} * d.k, x);
   }
 }
 
@@ -218,7 +212,8 @@ template <typename T, typename U>
 bool ConfigRows(const char* api, const CfgRun& c, Dims& d, const AscendC::tiling::SoftMaxTiling& t,
                 const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U>* sum,
                 const AscendC::LocalTensor<U>* max, const AscendC::LocalTensor<T>& src,
-                const AscendC::LocalTensor<uint8_t>* tmp, SrcLoc loc, bool reuseSrc) {
+                const AscendC::LocalTensor<uint8_t>* tmp, SrcLoc loc, bool reuseSrc,
+                bool* modelled) {
   const uint32_t splitK = c.cfg.SplitK();
   // Without statistics (sum null) the reductions' rows stay in the work buffer, so a reduceK
   // below statK only changes which row's statistics the Sub and Div read (followed); with them
@@ -256,7 +251,20 @@ bool ConfigRows(const char* api, const CfgRun& c, Dims& d, const AscendC::tiling
     RecordCall(api, loc, {Rd(src, n), Wr(dst, n)});
   }
   if (tmp != nullptr) CheckTmp(api, *tmp, (uint64_t{Lanes<T>()} + d.k + kLanes) * 4);
-  ConfigSplits(c, d, t, dst, sum, max, src, reuseSrc);
+  // The work buffer as the config's reductions leave it (softmax_work.h SoftMaxWork, reading at
+  // splitK), which computes ex; where not modelled (reduceK below statK, a buffer short of the
+  // tiling's splits) ex alone.
+  RowExps ex;
+  ex.redK = splitK;
+  ex.statNum = c.reduceK;
+  ex.statDen = c.statK;
+  const Dims all = WithSplits(d, t);
+  if (tmp != nullptr && SoftMaxWork<T, U>(api, loc, t, all, src, sum, max, *tmp, false, &ex)) {
+    *modelled = true;
+  } else {
+    ex.Compute(src.HostPtr(), all);
+  }
+  ConfigStore(ex, all, dst, sum, max, src, reuseSrc);
   return true;
 }
 
@@ -302,9 +310,8 @@ void SoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
       sd::SoftMaxNzRowsReg<D, U>("SoftMax", sd::NzFinish::kDiv, dstTensor, sumTensor, maxTensor,
                                  srcTensor, softmaxShapeInfo, tiling, loc);
     } else {
-      sd::SoftMaxNzRows<D, U>("SoftMax", dstTensor, sumTensor, maxTensor, srcTensor,
-                              sharedTmpBuffer, softmaxShapeInfo,
-                              sd::NzDimsOf(softmaxShapeInfo, tiling), loc);
+      sd::SoftMaxNzCall<D, U>(dstTensor, sumTensor, maxTensor, srcTensor, sharedTmpBuffer,
+                              softmaxShapeInfo, tiling, loc, leave);
     }
     return;
   }
@@ -323,8 +330,10 @@ void SoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
       if (basic && !isBasicBlock) sd::RefuseBasicK("SoftMax", d);
       const bool halfStats = std::is_same_v<D, half> && std::is_same_v<U, half>;
       const sd::CfgRun run{cfg, halfStats ? 16u : 8u, kt.reduceK};
+      bool modelled = false;
       if (!basic && sd::ConfigRows<D, U>("SoftMax", run, d, kt, dstTensor, &sumTensor, &maxTensor,
-                                         srcTensor, &sharedTmpBuffer, loc, false)) {
+                                         srcTensor, &sharedTmpBuffer, loc, false, &modelled)) {
+        if (modelled) leave.Modelled();
         return;
       }
     }
@@ -339,17 +348,16 @@ void SoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
   // The work buffer of the generic loop on 2201 (softmax_work.h) and 2002 (softmax_v200_work.h);
   // elsewhere marked. On 2201 the config's generic path gets here when its reduction parameters
   // are the tiling's (splitK = srcK, reduceK the statistics' 32 bytes; ConfigRows):
-  // SoftMaxNDExtImpl's loop with oriK the config's; 2002's config path is not modelled.
+  // SoftMaxNDExtImpl's loop with oriK the config's. On 2002 the config is not read (membase/v200
+  // SoftMaxNDImpl), so its calls are the default loop's.
   // The splits the 2002 sequence gets wrong: refused in checked mode; unchecked, dev holds the
   // device's results, stored over SoftMaxRows's (softmax_v200_work.h V200Defect).
-  constexpr bool kConfigShape = config.oriSrcM != 0 && config.oriSrcK != 0;
   sd::RowExps rowExps;
   sd::V200Device dev;
-  if (!basic &&
-      (sd::SoftMaxWork<D, U>("SoftMax", loc, kt, d, srcTensor, &sumTensor, &maxTensor,
-                             sharedTmpBuffer, false, &rowExps) ||
-       (!kConfigShape && sd::SoftMaxWorkV200<D, U>("SoftMax", loc, kt, d, srcTensor, &sumTensor,
-                                                   &maxTensor, sharedTmpBuffer, false, &dev)))) {
+  if (!basic && (sd::SoftMaxWork<D, U>("SoftMax", loc, kt, d, srcTensor, &sumTensor, &maxTensor,
+                                       sharedTmpBuffer, false, &rowExps) ||
+                 sd::SoftMaxWorkV200<D, U>("SoftMax", loc, kt, d, srcTensor, &sumTensor, &maxTensor,
+                                           sharedTmpBuffer, false, &dev))) {
     leave.Modelled();
   }
   // SoftMaxBasicBlock's buffer, statistics stores and dst on 2201 and 2002 (softmax_basic_work.h).
@@ -403,23 +411,24 @@ void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
     // The constant-shape config on 2201 (no basic-block choice here): the generic config path.
     constexpr sd::CfgShape cfg{config.oriSrcM, config.oriSrcK};
     const sd::CfgRun run{cfg, std::is_same_v<T, half> ? 16u : 8u, kt.reduceK};
+    bool modelled = false;
     if (cfg.Set() && sd::ConfigRows<T, T>("SoftMax", run, d, kt, dstTensor, nullptr, nullptr,
-                                          srcTensor, &sharedTmpBuffer, loc, reuse)) {
+                                          srcTensor, &sharedTmpBuffer, loc, reuse, &modelled)) {
+      if (modelled) leave.Modelled();
       return;
     }
   }
   d.m = sd::GenericSplitRows("SoftMax", "dstTensor", tiling, kt, d);
   // SingleSoftMaxImpl's work buffer on 2201 and 2002 (softmax_work.h, softmax_v200_work.h; any
   // isBasicBlock); elsewhere marked. (On 2201 the config's generic path as above:
-  // SingleSoftMaxImpl's loop with oriK the config's.)
+  // SingleSoftMaxImpl's loop with oriK the config's; 2002 does not read the config.)
   // The splits the 2002 sequence gets wrong: as with statistics (V200Defect, V200Store).
-  constexpr bool kConfigShape = config.oriSrcM != 0 && config.oriSrcK != 0;
   sd::RowExps rowExps;
   sd::V200Device dev;
   if (sd::SoftMaxWork<T, T>("SoftMax", loc, kt, d, srcTensor, nullptr, nullptr, sharedTmpBuffer,
                             false, &rowExps) ||
-      (!kConfigShape && sd::SoftMaxWorkV200<T, T>("SoftMax", loc, kt, d, srcTensor, nullptr,
-                                                  nullptr, sharedTmpBuffer, false, &dev))) {
+      sd::SoftMaxWorkV200<T, T>("SoftMax", loc, kt, d, srcTensor, nullptr, nullptr, sharedTmpBuffer,
+                                false, &dev)) {
     leave.Modelled();
   }
   sd::SoftMaxRows<T, T>("SoftMax", false, sd::Finish::kDiv, dstTensor, nullptr, nullptr, srcTensor,

@@ -360,11 +360,12 @@ void SoftMaxBasicStore(const char* api, SrcLoc loc, const SoftMaxBasicLeave<T, U
   RecordCall(api, loc, {Wr(sum, l.sum.size()), Wr(max, l.max.size())});
 }
 
-// SimpleSoftMax with half data on 2201: the work buffer its splits leave (basic: the rangeM full
-// splits of SimpleSoftMaxBasicBlock; else SimpleSoftMaxNDImpl's splits and tail). Computed
-// before the call writes (dst may be src); empty where not modelled: another arch, a tiling not
-// for the shape's srcK, a count the kit casts to uint8_t past 255, a footprint past the buffer,
-// a statistics read past inSumTensor or inMaxTensor.
+// SimpleSoftMax with half data on 2201 (basic also on 2002: SimpleSoftMaxBasicBlock is
+// membase/common's, its float steps the same there): the work buffer its splits leave (basic: the
+// rangeM full splits of SimpleSoftMaxBasicBlock; else SimpleSoftMaxNDImpl's splits and tail).
+// Computed before the call writes (dst may be src); empty where not modelled: another arch, a
+// tiling not for the shape's srcK, a count the kit casts to uint8_t past 255, a footprint past the
+// buffer, a statistics read past inSumTensor or inMaxTensor.
 template <typename U>
 std::optional<BasicImage> SimpleHalfPrepare(const AscendC::tiling::SoftMaxTiling& t, bool basic,
                                             const Dims& d, const AscendC::LocalTensor<U>& inSum,
@@ -373,8 +374,9 @@ std::optional<BasicImage> SimpleHalfPrepare(const AscendC::tiling::SoftMaxTiling
                                             const AscendC::LocalTensor<uint8_t>& tmp) {
   constexpr bool kHalfStat = sizeof(U) == 2;
   const uint64_t k = t.splitK, s = t.splitSize, rk = basic ? Lanes<U>() : t.reduceK;
-  if (detail::rep::RunningArch() != NpuArch::k2201 || tmp.HostPtr() == nullptr || k != d.k ||
-      t.srcK != d.k || k == 0 || s < uint64_t{t.splitM} * k || rk % 8 != 0 || rk == 0) {
+  const NpuArch arch = detail::rep::RunningArch();
+  if ((arch != NpuArch::k2201 && !(basic && arch == NpuArch::k2002)) || tmp.HostPtr() == nullptr ||
+      k != d.k || t.srcK != d.k || k == 0 || s < uint64_t{t.splitM} * k || rk % 8 != 0 || rk == 0) {
     return std::nullopt;
   }
   const uint64_t castReps = (uint64_t{t.reduceSize} + kLanes - 1) / kLanes;

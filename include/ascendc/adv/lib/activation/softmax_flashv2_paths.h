@@ -5,19 +5,23 @@
 // lane wins, ±0 ties keep the source's operand order, the split's rows pick NextBlockMaxImpl's
 // order) decides the result of rows with NaN or signed zeros; a left fold drops a NaN after the
 // first column. The update's Max(inMax, rowmax) keeps that operand order (FlashLanes::LoadMax).
-// Not covered here: the basic-block path (BasicBlockReduceMaxImpl's own order: lngrad's fold),
-// the SOFTMAX_OUTPUT_WITHOUT_BRC forms, the config path with splitK below srcK, and 3510
-// (RegRowMax).
+// Session 22 (wob): the same order for the SOFTMAX_OUTPUT_WITHOUT_BRC generic path on 2201
+// (SoftmaxFlashV2M1{NoUpdate,Update}ImplProcess: NewReduceMaxLastNDImpl<false>, the update's
+// Max(inMax, rowmax)) and the config path with splitK below srcK (FlashV2ConfigSplits). The
+// basic-block path (session 22, fv2h) takes BasicBlockReduceMaxImpl's own order
+// (FlashV2BasicRowMax). Not covered here: 3510 (RegRowMax).
 //
 // FlashV2BasicScratch: what the isBasicBlock path (softmax_flashv2_basic_block_impl.h, the 2201
-// branches; softmax_flashv2_block_reduce_impl.h) leaves in the work buffer, float data and float
-// statistics in the broadcast mode, split by split over an image of the buffer (each split writes
-// the same footprint, so the last full split's values remain; there is no tail split). Floats
-// of the buffer, M = splitM, K = srcK:
+// branches; softmax_flashv2_block_reduce_impl.h) leaves in the work buffer in the broadcast mode,
+// split by split over an image of the buffer (each split writes the same footprint, so the last
+// full split's values remain; there is no tail split). Floats of the buffer, M = splitM, K =
+// srcK; float data and statistics:
 //  - no update: tmpBuffer1 at 0 (the reductions' work), tmpBuffer2 at 64 M (their 8 ceil(M / 8)
 //    results); the max, then the sum of the exponentials;
 //  - update: tmpBuffer1 at 0, tmpBuffer2 at 64 M (inMax copied, then inMax - max), tmpBuffer3 at
 //    32 M (the sums); the max's results broadcast over tmpBuffer1 by Brcb, then the sum's.
+// Half data (session 22; half or float statistics, HalfSplit): the split's float copy at 0, the
+// reductions' work at splitSize + reduceSize (see HalfSplit).
 // BasicBlockReduce{Max,Sum}Impl over [M, K]: K = 512: BlockReduce of every block into tmp (64 a
 // row), then in place into 8 a row, then into dst; K = 1024: the first 8 rows' 128 block values,
 // 16 a row, the pairs of blocks combined into 8 a row, then dst; K = 64: BlockReduce into 8 a
@@ -25,7 +29,7 @@
 // op(chunk, acc); else chunk 0 op chunk 1, then op(acc, chunk) (M > K / 64); those 64-lane rows
 // then BlockReduce-d in place and into dst. Covered: splitM a multiple of 8 up to 255, splitK up
 // to 2040, rangeM >= 1, the tiling made for the shape, a footprint inside the buffer; elsewhere
-// Active() is false and the buffer stays marked (half data, the M1 mode and 2002 too).
+// Active() is false and the buffer stays marked (the M1 mode and 2002 too).
 //
 // FlashV2BasicDefect (session 21): the tilings the device computes wrongly, refused in checked
 // mode (softmax_device_defect, every data type): K = 1024 with splitM other than 8 (the fixed
@@ -33,7 +37,8 @@
 // splitK / 64 - 8 past 255, splitSize / 64 past 255 (the Exp's uint8_t repeatTimes; for K = 512
 // also the first BlockReduce's 8 M). Unchecked, inside the coverage above, the scratch runs in
 // device mode for K = 1024 with splitM above 8 and the wrapped Exp: DeviceSplit writes the
-// outputs as the kit's float sequence leaves them (stale floats: what the UB holds there); the
+// outputs as the kit's float sequence leaves them (stale floats: what the UB holds there); half
+// data (session 22) in HalfSplit, the wrapped repeats cutting its Casts of src and dst too. The
 // other refused tilings keep lngrad's rows.
 #pragma once
 
@@ -62,10 +67,57 @@ inline bool FlashV2M1On2002(const char* api) {
   return true;
 }
 
+// The row max of softmax_flashv2_block_reduce_impl.h's BasicBlockReduceMaxImpl (2201 and 2002
+// alike; half data is Cast to float first) for a row of k values (a multiple of 64) of a split of
+// `rows` rows, each binary Max as the device's (a > b ? a : b) in the kit's operand order and
+// each BlockReduceMax block as LaneMax, so that NaN and ±0 ties come out as on the device
+// (SoftMax's BasicRowMax, softmax_basic_work.h, without the 512 and 1024 special trees):
+//  - k = 64 and 512: BlockReduceMax level after level (the first NaN, else the first largest, of
+//    the whole row: LaneMax of the row);
+//  - k = 1024: each 64-value chunk's two BlockReduceMax levels, Max(chunk l, chunk l + 8), then
+//    BlockReduceMax of those 8;
+//  - k above 512 (BigBlockReduceMax): the first 512 values' block maxima in 64 lanes, then
+//    Max(chunk c, acc) for chunks 8..;
+//  - else (BasicBlockMaxImpl): Max(chunk 0, chunk 1), then Max(acc, chunk c) where rows > k / 64
+//    and Max(chunk c, acc) otherwise;
+//  then the 64 lanes' two BlockReduceMax levels (LaneMax of the 64).
+inline float FlashV2BasicRowMax(const float* x, uint32_t k, uint32_t rows) {
+  const auto max = [](float a, float b) { return a > b ? a : b; };
+  const uint32_t chunks = k / kLanes;
+  if (k == kLanes || k == 8 * kLanes) return LaneMax(x, k);
+  float acc[kLanes];
+  if (k == 16 * kLanes) {
+    for (uint32_t l = 0; l < 8; ++l) {
+      acc[l] = max(LaneMax(x + l * kLanes, kLanes), LaneMax(x + (l + 8) * kLanes, kLanes));
+    }
+    return LaneMax(acc, 8);
+  }
+  if (k > 8 * kLanes) {
+    for (uint32_t b = 0; b < kLanes; ++b) acc[b] = LaneMax(x + 8 * b, 8);
+    for (uint32_t c = 8; c < chunks; ++c) {
+      for (uint32_t l = 0; l < kLanes; ++l) acc[l] = max(x[c * kLanes + l], acc[l]);
+    }
+    return LaneMax(acc, kLanes);
+  }
+  for (uint32_t l = 0; l < kLanes; ++l) acc[l] = max(x[l], x[kLanes + l]);
+  for (uint32_t c = 2; c < chunks; ++c) {
+    for (uint32_t l = 0; l < kLanes; ++l) {
+      const float v = x[c * kLanes + l];
+      acc[l] = rows > chunks ? max(acc[l], v) : max(v, acc[l]);
+    }
+  }
+  return LaneMax(acc, kLanes);
+}
+
 // Row r's max over its first k values; d carries the kernel tiling's splits (WithSplits).
-// generic: the broadcast mode's generic path on 2201/2002 (NdRowMax); otherwise RowMax.
-inline float FlashRowMax(const float* x, uint32_t k, const Dims& d, uint32_t r, bool generic) {
-  if (!generic || RegBase()) return RowMax(x, k);
+// basic: the basic-block path on 2201/2002, either mode (FlashV2BasicRowMax over the row's split);
+// generic: the generic path there, either mode (NdRowMax); otherwise RowMax.
+inline float FlashRowMax(const float* x, uint32_t k, const Dims& d, uint32_t r, bool generic,
+                         bool basic = false) {
+  if (RegBase()) return RowMax(x, k);
+  if (basic && k % kLanes == 0)
+    return FlashV2BasicRowMax(x, k, d.splitM != 0 ? SplitRowsAt(d, r) : d.m);
+  if (!generic) return RowMax(x, k);
   return NdRowMax(x, k, SplitRowsAt(d, r));
 }
 
@@ -130,27 +182,43 @@ inline void CheckFlashV2BasicDefect(bool basic, const AscendC::tiling::SoftMaxTi
 
 class FlashV2BasicScratch {
  public:
+  // ls: the statistics' lanes (8 float, 16 half); half: half data.
   FlashV2BasicScratch(bool on, const AscendC::LocalTensor<uint8_t>& tmp,
-                      const AscendC::tiling::SoftMaxTiling& t, const Dims& d, bool update)
-      : tmp_(tmp), t_(t), k_(d.k), update_(update) {
+                      const AscendC::tiling::SoftMaxTiling& t, const Dims& d, bool update,
+                      uint32_t ls = 8, bool half = false)
+      : tmp_(tmp), t_(t), k_(d.k), ls_(ls), update_(update), half_(half) {
     const uint32_t m = t.splitM;
     on_ = on && detail::rep::RunningArch() == NpuArch::k2201 && tmp.HostPtr() != nullptr &&
           t.srcM == d.m && t.srcK == d.k && t.splitK == d.k && d.k % kLanes == 0 && m != 0 &&
-          m % 8 == 0 && t.rangeM != 0 && t.reduceK == 8 && t.reduceSize == m * 8 &&
-          t.splitSize == m * d.k && m <= 255 && d.k <= 2040;
+          m % 8 == 0 && t.rangeM != 0 && t.reduceK == ls && t.reduceSize == m * ls &&
+          t.splitSize == m * d.k && m <= 255 && d.k <= 2040 && (ls == 8 || half);
     // The defects it follows (unchecked): K = 1024 with splitM above 8, the Exp's repeats
-    // wrapped; inside the buffer (72 M floats) so that the stale floats read are the UB's.
+    // wrapped (half data: its Casts too); inside the buffer (float data 72 M floats, half data
+    // splitSize + reduceSize + 64 M, 1024 for K = 1024) so that the stale floats read are the UB's.
     device_ = on_ && !FlashV2BasicDefect(t).empty();
-    if (device_ && uint64_t{m} * 72 > tmp.View().size_bytes / 4) on_ = device_ = false;
+    const uint64_t reach =
+        half ? uint64_t{t.splitSize} + t.reduceSize + std::max(64u * m, 1024u) : uint64_t{m} * 72;
+    if (device_ && reach > tmp.View().size_bytes / 4) on_ = device_ = false;
   }
   bool Active() const { return on_; }
 
-  // Before the rows are computed: the operands (FlashV2Args; only float/float is covered) and
-  // the sources the reductions read (in device mode also inExpSum and dst's bytes).
+  // Before the rows are computed: the operands (FlashV2Args) and the sources the reductions read
+  // (in device mode also inExpSum and dst's bytes); half data: src, inMax and inExpSum widened.
   template <typename A>
   void Begin(const A& a) {
-    if constexpr (std::is_same_v<std::decay_t<decltype(*a.src.HostPtr())>, float> &&
-                  std::is_same_v<std::decay_t<decltype(*a.max.HostPtr())>, float>) {
+    using D = std::decay_t<decltype(*a.src.HostPtr())>;
+    if constexpr (!std::is_same_v<D, float>) {
+      if (!on_) return;
+      const uint64_t rows = uint64_t{t_.rangeM} * t_.splitM;
+      LoadRow(src_, a.src.HostPtr(), static_cast<uint32_t>(rows * k_));
+      if (update_) LoadRow(inMax_, a.inMax.HostPtr(), static_cast<uint32_t>(rows * ls_));
+      if (update_) LoadRow(inSum_, a.inExpSum.HostPtr(), static_cast<uint32_t>(rows * ls_));
+      if (!device_) return;
+      out_[0] = a.dst.HostPtr(), out_[1] = a.max.HostPtr(), out_[2] = a.expSum.HostPtr();
+      out_[3] = a.expMax.HostPtr();
+      dstRaw_.resize(rows * k_);
+      std::memcpy(dstRaw_.data(), a.dst.HostPtr(), rows * k_ * 2);
+    } else if constexpr (std::is_same_v<std::decay_t<decltype(*a.max.HostPtr())>, float>) {
       if (!on_) return;
       io_ = {a.src.HostPtr(),    a.dst.HostPtr(),      a.expSum.HostPtr(), a.max.HostPtr(),
              a.expMax.HostPtr(), a.inExpSum.HostPtr(), a.inMax.HostPtr()};
@@ -169,10 +237,11 @@ class FlashV2BasicScratch {
     if (!on_) return;
     const uint64_t bytes = tmp_.View().size_bytes;
     n_ = bytes / 4;
-    img_.assign(n_ + 2048 + uint64_t{t_.splitM} * kLanes * 2, 0.0f);
+    img_.assign(n_ + 2048 + t_.splitSize + uint64_t{t_.splitM} * kLanes * 2, 0.0f);
     std::memcpy(img_.data(), tmp_.HostPtr(), bytes);
     written_.assign(n_, false);
-    for (uint32_t s = 0; s < t_.rangeM; ++s) device_ ? DeviceSplit(s) : Split(s);
+    for (uint32_t s = 0; s < t_.rangeM; ++s)
+      half_ ? HalfSplit(s) : device_ ? DeviceSplit(s) : Split(s);
     if (high_ > n_) {  // the kit's footprint passes the buffer's end: left marked
       on_ = false;
       return;
@@ -208,26 +277,27 @@ class FlashV2BasicScratch {
       std::memcpy(W(to + q * 8, 8), o, sizeof o);
     }
   }
-  // BasicBlockReduce{Max,Sum}Impl of the split's rows x ([M, K]) into image `dst`, work at 0.
-  void Reduce(bool sum, uint64_t dst, const float* x) {
+  // BasicBlockReduce{Max,Sum}Impl of the split's rows x ([M, K]) into image `dst`, work at
+  // image `t0`.
+  void Reduce(bool sum, uint64_t dst, const float* x, uint64_t t0 = 0) {
     const uint32_t m = t_.splitM, chunks = k_ / kLanes;
-    float* w = img_.data();
+    float* w = img_.data() + t0;
     if (k_ == 512 || k_ == 1024) {
       // K = 512: 8 M repeats, an 8-bit count on the device (wraps past 255).
-      BlockLevel(sum, 0, x, k_ == 512 ? static_cast<uint8_t>(m * 8) : 2 * kLanes);
-      BlockLevel(sum, 0, w, k_ == 512 ? m : 16);
+      BlockLevel(sum, t0, x, k_ == 512 ? static_cast<uint8_t>(m * 8) : 2 * kLanes);
+      BlockLevel(sum, t0, w, k_ == 512 ? m : 16);
       if (k_ == 1024) {
         float o[kLanes];
         for (uint32_t j = 0; j < kLanes; ++j)
           o[j] = Op(sum, w[2 * j - j % 8], w[2 * j - j % 8 + 8]);
-        std::memcpy(W(0, kLanes), o, sizeof o);
+        std::memcpy(W(t0, kLanes), o, sizeof o);
       }
       BlockLevel(sum, dst, w, k_ == 512 ? (m + 7) / 8 : 1);
       return;
     }
     for (uint32_t r = 0; r < m && chunks > 1; ++r) {  // the 64-lane rows
       const float* row = x + uint64_t{r} * k_;
-      float* acc = W(uint64_t{r} * kLanes, kLanes);
+      float* acc = W(t0 + uint64_t{r} * kLanes, kLanes);
       if (k_ > 512) {
         for (uint32_t b = 0; b < 64; ++b) acc[b] = Blk(sum, row + 8 * b);
         for (uint32_t c = 8; c < chunks; ++c) {
@@ -243,15 +313,102 @@ class FlashV2BasicScratch {
         }
       }
     }
-    BlockLevel(sum, 0, chunks == 1 ? x : w, m);
+    BlockLevel(sum, t0, chunks == 1 ? x : w, m);
     BlockLevel(sum, dst, w, (m + 7) / 8);
   }
-  // Brcb of ceil(M / 8) repeats from image `from` over image `to`.
-  void Brcb(uint64_t to, uint64_t from) {
-    const uint64_t n = uint64_t{(t_.splitM + 7) / 8} * kLanes;
+  // Brcb of ceil(M / 8) repeats from image `from` over image `to`; per = 16: half statistics'
+  // two Brcbs (block strides 2, the second 8 floats on), 16 floats a row.
+  void Brcb(uint64_t to, uint64_t from, uint32_t per = 8) {
+    const uint64_t n = uint64_t{(t_.splitM + 7) / 8} * kLanes * per / 8;
     std::vector<float> v(n);
-    for (uint64_t p = 0; p < n; ++p) v[p] = img_[from + p / 8];
+    for (uint64_t p = 0; p < n; ++p) v[p] = img_[from + p / per];
     std::memcpy(W(to, n), v.data(), n * 4);
+  }
+  // x - max (column c: lane c % 8 of its row's statistics, `pitch` floats a row), then the Exp
+  // of the first expN, in place over the split's float copy at 0.
+  void SubExp(const float* mx, uint32_t pitch, uint64_t expN) {
+    float* x = W(0, t_.splitSize);
+    for (uint64_t i = 0; i < t_.splitSize; ++i) x[i] = x[i] - mx[i / k_ * pitch + i % 8];
+    for (uint64_t i = 0; i < expN; ++i) x[i] = ExpOf(x[i]);
+  }
+  // Device mode, half data: output element i of `what` (0 dst, 1 max, 2 expSum, 3 expMax) as the
+  // kit's Cast (half) or float store leaves it; dst past expN keeps its bytes.
+  void Put(int what, uint64_t i, float v) {
+    void* p = out_[what];
+    if (what == 0 || what == 3 || ls_ == 16) {
+      static_cast<half*>(p)[i] = Narrow<half>(v);
+    } else {
+      static_cast<float*>(p)[i] = v;
+    }
+  }
+  void PutDst(uint32_t s, uint64_t expN) {
+    const uint64_t o1 = uint64_t{s} * t_.splitSize;
+    for (uint64_t i = 0; i < expN; ++i) Put(0, o1 + i, img_[i]);
+    std::memcpy(static_cast<uint16_t*>(out_[0]) + o1 + expN, dstRaw_.data() + o1 + expN,
+                (t_.splitSize - expN) * 2);
+  }
+  // A split of the half data forms (softmax_flashv2_basic_block_impl.h, the 2201 branches): the
+  // Cast of the split at 0, tmpBuffer2 at splitSize, tmpBuffer1 at splitSize + reduceSize (the
+  // reductions' work), the update's tmpBuffer3 / inSumTmp 32 M after it. No update: the max into
+  // tmpBuffer2 (half statistics: Brcb-ed into tmpBuffer1, 16 a row), x - max and Exp at 0, the
+  // sum likewise. Update, half statistics: the max into tmpBuffer3, its Brcbs, the Cast of inMax
+  // into tmpBuffer2, Max into tmpBuffer3, inMax - max and its Exp in tmpBuffer2, x - max and Exp,
+  // the sum into tmpBuffer3, its Brcbs, inExpSum's Cast there, times expMax, plus the sum. Float
+  // statistics: the max into tmpBuffer2, its Brcb, the Copy of inMax there, inMax - max and Exp,
+  // expMax's two Copies into tmpBuffer1 (16 a row), x - max and Exp, the sum into inSumTmp, its
+  // Brcb, expMax times inExpSum into inSumTmp. Device mode (the refused K = 1024 with splitM
+  // above 8, repeats wrapped): the Casts and the Exp over (uint8_t)(splitSize / 64) repeats, the
+  // outputs written from the image's values (Put; dst past them keeps its bytes).
+  void HalfSplit(uint32_t s) {
+    const uint32_t m = t_.splitM;
+    const uint64_t sz = t_.splitSize, rs = t_.reduceSize, b1 = sz + rs, b3 = b1 + 32 * m;
+    const uint64_t o2 = uint64_t{s} * rs;
+    // The Casts and the Exp run (uint8_t)(splitSize / 64) repeats (device mode: wrapped).
+    const uint64_t expN = uint64_t{static_cast<uint8_t>(sz / kLanes)} * kLanes;
+    std::memcpy(W(0, expN), src_.data() + uint64_t{s} * sz, expN * 4);
+    const float* x = img_.data();
+    if (!update_) {
+      Reduce(false, sz, x, b1);
+      std::vector<float> mx(uint64_t{m} * 8);
+      for (uint64_t p = 0; p < mx.size(); ++p) mx[p] = img_[sz + p / 8];
+      for (uint64_t p = 0; device_ && p < rs; ++p) Put(1, o2 + p, img_[sz + p / ls_]);
+      if (ls_ == 16) Brcb(b1, sz, 16);
+      SubExp(mx.data(), 8, expN);
+      if (device_) PutDst(s, expN);
+      Reduce(true, sz, x, b1);
+      for (uint64_t p = 0; device_ && p < rs; ++p) Put(2, o2 + p, img_[sz + p / ls_]);
+      if (ls_ == 16) Brcb(b1, sz, 16);
+      return;
+    }
+    const uint64_t red = ls_ == 16 ? b3 : sz;  // the max's results
+    Reduce(false, red, x, b1);
+    Brcb(b1, red, ls_);
+    std::vector<float> mx(rs);
+    float* in = W(sz, rs);  // inMax's Cast / Copy, then inMax - max, then expMax
+    for (uint64_t p = 0; p < rs; ++p) {
+      in[p] = inMax_[o2 + p];
+      mx[p] = in[p] > img_[b1 + p] ? in[p] : img_[b1 + p];
+    }
+    if (ls_ == 16) std::memcpy(W(b3, rs), mx.data(), rs * 4);
+    for (uint64_t p = 0; p < rs; ++p) in[p] = ExpOf(in[p] - mx[p]);
+    std::vector<float> em(uint64_t{m} * 16);  // expMax's 16 a row
+    for (uint64_t p = 0; p < em.size(); ++p) em[p] = ls_ == 16 ? in[p] : in[p / 16 * 8 + p % 8];
+    if (ls_ == 8) std::memcpy(W(b1, em.size()), em.data(), em.size() * 4);  // the two Copies
+    SubExp(mx.data(), ls_, expN);
+    Reduce(true, b3, x, b1);
+    Brcb(b1, b3, ls_);
+    float* v = W(b3, rs);
+    for (uint64_t p = 0; p < rs; ++p) {
+      v[p] = in[p] * inSum_[o2 + p];
+      if (ls_ == 16) v[p] = v[p] + img_[b1 + p];
+    }
+    if (!device_) return;
+    PutDst(s, expN);
+    for (uint64_t p = 0; p < rs; ++p) {
+      Put(1, o2 + p, mx[p]);
+      Put(2, o2 + p, ls_ == 16 ? v[p] : v[p] + img_[b1 + p]);
+    }
+    for (uint64_t p = 0; p < em.size(); ++p) Put(3, uint64_t{s} * em.size() + p, em[p]);
   }
   void Split(uint32_t s) {
     const float *dst = io_.dst, *max = io_.max;
@@ -317,10 +474,12 @@ class FlashV2BasicScratch {
   };
   const AscendC::LocalTensor<uint8_t>& tmp_;
   AscendC::tiling::SoftMaxTiling t_;
-  uint32_t k_;
-  bool update_, on_ = false, device_ = false;
+  uint32_t k_, ls_;
+  bool update_, half_, on_ = false, device_ = false;
   Io io_;
   std::vector<float> src_, inMax_, inSum_, dst_, img_;
+  void* out_[4] = {};  // device mode, half data: dst, max, expSum, expMax
+  std::vector<uint16_t> dstRaw_;
   std::vector<bool> written_;
   uint64_t n_ = 0, high_ = 0;
 };

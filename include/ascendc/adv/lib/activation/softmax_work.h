@@ -110,10 +110,15 @@ WorkLayout WorkLayoutOf(const AscendC::tiling::SoftMaxTiling& t, bool stats) {
 // Every row's max, exponentials and sum as SoftMaxRows computes them on the generic loop (NdRowMax
 // in the kit's order for the split holding the row, x - max and Exp over the row's k columns,
 // RowSum over oriK), computed once: the work model writes its passes from them and SoftMaxRows
-// takes them instead of computing the rows a second time.
+// takes them instead of computing the rows a second time. The constant-shape config's
+// reductions (softmax.h ConfigRows, 2201): redK, the ReduceLastND's row stride (config.oriSrcK
+// rounded up to 8; 0: k), row i of a split reduced from the split's values at i * redK; statNum /
+// statDen: the Sub and Div of split row i take split row i * statNum / statDen's statistics
+// (the tiling's reduceK against the config's statistics stride).
 struct RowExps {
   std::vector<float> e, mx, sm;  // e: m rows of k
   uint32_t m = 0, k = 0;
+  uint32_t redK = 0, statNum = 1, statDen = 1;
   template <typename T>
   void Compute(const T* src, const Dims& d) {
     m = d.m;
@@ -121,15 +126,33 @@ struct RowExps {
     LoadRow(e, src, m * k);
     mx.resize(m);
     sm.resize(m);
+    // Every max from the split's values before any Sub (a reduction row may span two rows).
+    for (uint32_t r = 0; r < m; ++r)
+      mx[r] = NdRowMax(e.data() + RedAt(d, r), d.oriK, SplitRowsAt(d, r));
     for (uint32_t r = 0; r < m; ++r) {
       float* y = e.data() + uint64_t{r} * k;
-      mx[r] = NdRowMax(y, d.oriK, SplitRowsAt(d, r));
-      for (uint32_t c = 0; c < k; ++c) y[c] = y[c] - mx[r];
+      const float v = mx[StatRow(d, r)];
+      for (uint32_t c = 0; c < k; ++c) y[c] = y[c] - v;
     }
     ExpInPlace(e);
-    for (uint32_t r = 0; r < m; ++r) sm[r] = RowSum(e.data() + uint64_t{r} * k, d.oriK, false);
+    for (uint32_t r = 0; r < m; ++r) sm[r] = RowSum(e.data() + RedAt(d, r), d.oriK, false);
   }
   const float* Row(uint32_t r) const { return e.data() + uint64_t{r} * k; }
+  // The first row of the split holding row r (SplitRowsAt's splits).
+  static uint32_t SplitStart(const Dims& d, uint32_t r) {
+    if (d.splitM == 0) return 0;
+    const uint64_t full = uint64_t{d.rangeM} * d.splitM;
+    return r < full ? r / d.splitM * d.splitM : static_cast<uint32_t>(full);
+  }
+  // Where row r's reduction reads, and whose statistics its Sub and Div take.
+  uint64_t RedAt(const Dims& d, uint32_t r) const {
+    const uint32_t r0 = SplitStart(d, r);
+    return uint64_t{r0} * k + uint64_t{r - r0} * (redK == 0 ? k : redK);
+  }
+  uint32_t StatRow(const Dims& d, uint32_t r) const {
+    const uint32_t r0 = SplitStart(d, r);
+    return r0 + static_cast<uint32_t>(uint64_t{r - r0} * statNum / statDen);
+  }
 };
 
 // The rows of one split (from row0): its source as floats and, for half data's float copy, the
@@ -190,7 +213,8 @@ bool WorkFits(const AscendC::tiling::SoftMaxTiling& t, const Dims& d, uint64_t n
 // modelled: another arch than 2201, a reduceK other than 8 (16 too with half data and half or no
 // statistics), a tiling whose splitK or srcK is not the shape's or whose splitSize is not splitM
 // rows, no rows. pre (when given): gets the rows' max, exponentials and sum (RowExps), for
-// SoftMaxRows.
+// SoftMaxRows; its redK (set by the caller: the constant-shape config's ReduceLastND) is the
+// reductions' row stride (statNum != statDen: not modelled).
 template <typename T, typename U>
 bool SoftMaxWork(const char* api, SrcLoc loc, const AscendC::tiling::SoftMaxTiling& t,
                  const Dims& d, const AscendC::LocalTensor<T>& srcT,
@@ -200,9 +224,12 @@ bool SoftMaxWork(const char* api, SrcLoc loc, const AscendC::tiling::SoftMaxTili
   const bool stats = sumT != nullptr;
   const WorkLayout w = WorkLayoutOf<T, U>(t, stats);
   const bool k16 = t.reduceK == 16 && std::is_same_v<T, half> && w.statIn;
+  // The config's statistics stride above the tiling's reduceK (pre's statNum / statDen): its
+  // reductions' blocks run past the statistics block, not modelled.
+  const bool statMix = pre != nullptr && pre->statNum != pre->statDen;
   if (detail::rep::RunningArch() != NpuArch::k2201 || (t.reduceK != 8 && !k16) || t.splitM == 0 ||
-      tmp.View().ptr == nullptr || d.k == 0 || d.oriK == 0 || d.oriK > d.k || t.splitK != d.k ||
-      t.srcK != d.k || t.splitSize != uint64_t{t.splitM} * d.k) {
+      statMix || tmp.View().ptr == nullptr || d.k == 0 || d.oriK == 0 || d.oriK > d.k ||
+      t.splitK != d.k || t.srcK != d.k || t.splitSize != uint64_t{t.splitM} * d.k) {
     return false;
   }
   CheckShape<T>(api, d);  // the refusals come first, as in SoftMaxRows
@@ -230,8 +257,9 @@ bool SoftMaxWork(const char* api, SrcLoc loc, const AscendC::tiling::SoftMaxTili
       sumAt = statSum.data();
     }
     float* acc = work + w.tmpAt;
-    WorkPass(WorkOp::kMax, rows.x.data(), d.k, m, d.oriK, dstK, ex.mx.data() + row0, maxAt, acc);
-    WorkPass(WorkOp::kSum, ex.Row(row0), d.k, m, d.oriK, dstK, ex.sm.data() + row0, sumAt, acc);
+    const uint32_t rk = ex.redK == 0 ? d.k : ex.redK;  // the reductions' row stride
+    WorkPass(WorkOp::kMax, rows.x.data(), rk, m, d.oriK, dstK, ex.mx.data() + row0, maxAt, acc);
+    WorkPass(WorkOp::kSum, ex.Row(row0), rk, m, d.oriK, dstK, ex.sm.data() + row0, sumAt, acc);
     if (w.copy) std::copy(rows.q.begin(), rows.q.end(), work);
   });
   san::Instr rec(Pipe::kV, api, loc);

@@ -24,6 +24,7 @@
 #include "lib/activation/softmax.h"
 #include "lib/activation/softmax_common.h"
 #include "lib/activation/softmax_flash_scratch.h"
+#include "lib/activation/softmax_flashv2_nobrc_work.h"
 #include "lib/activation/softmax_flashv2_paths.h"
 
 namespace lngrad::aicore::softmax_detail {
@@ -296,7 +297,7 @@ void FlashV2Rows(bool update, uint64_t basicRows, const FlashV2Args<T, U, E>& a,
   const bool regOrder = update && RegBase();
   for (uint32_t r = 0; r < rows; ++r) {
     LoadRow(x, a.src.HostPtr() + uint64_t{r} * d.k, cols);
-    const float rmax = FlashRowMax(x.data(), bb.on ? d.k : d.oriK, d, r, !bb.on && !a.perRow);
+    const float rmax = FlashRowMax(x.data(), bb.on ? d.k : d.oriK, d, r, !bb.on, bb.on);
     if (regOrder && reduceMaxOut) PutStat(a.outReduceMax->HostPtr(), r, rmax, 1);
     if (update) {
       f.LoadMax(a.inMax.HostPtr() + uint64_t{r} * ls, rmax);
@@ -333,7 +334,8 @@ void FlashV2Rows(bool update, uint64_t basicRows, const FlashV2Args<T, U, E>& a,
 // The config path with splitK below srcK, unchecked (SoftmaxFlashV2NoUpdateExtImpl /
 // SoftmaxFlashV2NDExtImpl with the config's ReduceLastND), split by split of the tiling t: row i's
 // max and sum from the first config.oriSrcK float values at i * splitK of the split (rows after
-// the first take other rows' values), the Sub at row i's own srcK columns (lane ColumnLane(c) of
+// the first take other rows' values; the max in NewReduceMaxLastNDImpl's order for the split's
+// rows, NdRowMax), the Sub at row i's own srcK columns (lane ColumnLane(c) of
 // its statistics), the update's lane steps and stores as FlashV2Rows (inputs read per split
 // before the outputs are written).
 template <typename T, typename U, typename E>
@@ -360,7 +362,7 @@ void FlashV2ConfigSplits(bool update, const FlashV2Args<T, U, E>& a, const CfgSh
     LoadRow(x, a.src.HostPtr() + uint64_t{row0} * d.k, rows * d.k);
     f.assign(rows, FlashLanes<U>{ls});
     for (uint32_t r = 0; r < rows; ++r) {
-      const float rmax = RowMax(x.data() + uint64_t{r} * splitK, cfg.k);
+      const float rmax = NdRowMax(x.data() + uint64_t{r} * splitK, cfg.k, rows);
       if (!update) {
         f[r].Fill(rmax);
         continue;
@@ -656,6 +658,8 @@ void SoftmaxFlashV2(const LocalTensor<D>& dstTensor, const LocalTensor<U>& expSu
   }
   // The basic-block shapes the device computes wrongly: refused in checked mode, before writing.
   sd::CheckFlashV2BasicDefect(basic && !m1 && !sd::RegBase(), run, d);
+  // So are the M1 generic path's (softmax_flashv2_nobrc_work.h).
+  if (m1) sd::CheckFlashV2M1Defect<D, U>(isUpdate, basic, run, d);
   // The work buffer of the generic split loop on 2201 (softmax_flash_scratch.h).
   constexpr bool generic = !m1 && (config.oriSrcM == 0 || config.oriSrcK == 0);
   // 2002's generic loop: the splits whose NewReduce{Max,Sum}LastNDImpl operands wrap are refused
@@ -672,14 +676,15 @@ void SoftmaxFlashV2(const LocalTensor<D>& dstTensor, const LocalTensor<U>& expSu
   }
   sd::FlashV2Scratch sc(generic && !basic, sharedTmpBuffer, run, d, isUpdate,
                         std::is_same_v<D, half>, std::is_same_v<U, half>);
-  // The isBasicBlock path's (softmax_flashv2_paths.h): unchecked, for the defect shapes it
-  // derives, the outputs follow the kit's sequence.
-  sd::FlashV2BasicScratch bs(basic && !m1 && std::is_same_v<D, float> && std::is_same_v<U, float>,
-                             sharedTmpBuffer, run, d, isUpdate);
+  // The isBasicBlock path's (softmax_flashv2_paths.h; float and half data): unchecked, for the
+  // float defect shapes it derives, the outputs follow the kit's sequence.
+  sd::FlashV2BasicScratch bs(basic && !m1, sharedTmpBuffer, run, d, isUpdate, sd::Lanes<U>(),
+                             std::is_same_v<D, half>);
   bs.Begin(args);
   sd::FlashV2Rows<D, U, D>(isUpdate, sd::BasicRows(basic, run, d), args,
                            sd::WithSplits(sd::RegBasicDims(isBasicBlock, d), run), &sharedTmpBuffer,
                            loc, sc.Active() ? &sc : nullptr);
+  if (m1) sd::FlashV2M1OneRowDevice<D, U>(isUpdate, basic, run, d, expSumTensor, maxTensor);
   sd::V200Store(dev, dstTensor, &expSumTensor, &maxTensor, &expMaxTensor);
   sc.Finish("SoftmaxFlashV2", loc);
   bs.Finish("SoftmaxFlashV2", loc);
@@ -721,10 +726,13 @@ void SoftmaxFlashV2(const LocalTensor<T>& dstTensor, const LocalTensor<T>& outRe
     const sd::Dims d = LNGRAD_SOFTMAX_DIMS(srcTensor);
     if (isBasicBlock) sd::RefuseBasicK("SoftmaxFlashV2", d);
     if (sd::FlashV2M1On2002("SoftmaxFlashV2")) return;  // the buffer stays marked
+    // The caller's tiling, not re-tiled (SoftmaxFlashV2MaxImpl); its splits order the row max.
+    sd::CheckFlashV2M1Defect<T, T>(isUpdate, isBasicBlock, tiling, d);
     sd::FlashV2Rows<T, T, T>(
         isUpdate, sd::BasicRows(isBasicBlock, tiling, d),
         {dstTensor, outExpSum, outMax, srcTensor, outExpMax, inExpSum, inMax, true, &outReduceMax},
-        sd::RegBasicDims(isBasicBlock, d), &sharedTmpBuffer, loc);
+        sd::WithSplits(sd::RegBasicDims(isBasicBlock, d), tiling), &sharedTmpBuffer, loc);
+    sd::FlashV2M1OneRowDevice<T, T>(isUpdate, isBasicBlock, tiling, d, outExpSum, outMax);
   }
 }
 

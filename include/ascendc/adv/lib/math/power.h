@@ -25,24 +25,28 @@
 // intermediates in the scratch as the 950 does (PowerScratch3510; the kit's minimum, 12 bytes an
 // element, is short of them for a count not a multiple of 32: the device's overrun).
 // The config is the 950's (off it the 2201 sequence runs whatever it says). Float on 2201/2002
-// and half leave in the scratch what the kit's rounds leave there (power_scratch.h); int32 there
-// is still marked unmodelled (initcheck).
+// and half leave in the scratch what the kit's rounds leave there (power_scratch.h), and int32
+// where its loops end (power_int_work.h; an exponent whose loop does not end, unchecked, leaves
+// the scratch marked unmodelled for initcheck).
 //
 // Checked mode: calCount within every operand, operands 32-byte aligned and dst disjoint from
 // the sources, sharedTmpBuffer at least GetPowerMaxMinTmpSize's minimum on 2201/2002 (on 3510
 // none, DOUBLE_FLOAT_TECH 12 bytes an element, its three float arrays) and disjoint from the
-// operands; int32 on 2002: no exponent whose float halvings never finish (PowerInt2002Ends,
-// power_exponent; unchecked, such an element gets the wrapped power).
+// operands; int32 on 2201/2002: no exponent whose loop does not end (INT_MIN; on 2002 those
+// whose float halvings never finish, PowerInt2002Ends; power_exponent; unchecked, such an
+// element gets the wrapped power and the scratch is left marked).
 #pragma once
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <type_traits>
 
 #include "lib/math/math_steps.h"
 #include "lib/math/power_3510.h"
+#include "lib/math/power_int_work.h"
 #include "lib/math/power_scratch.h"
 
 namespace AscendC {
@@ -61,8 +65,8 @@ constexpr PowerConfig defaultPowerConfig = {PowerAlgo::INTRINSIC};
 }  // namespace AscendC
 
 namespace lngrad::aicore::checks {
-// Power<int32_t> on 2002 with an exponent its float halvings cannot finish with
-// (math_detail::PowerInt2002Ends).
+// Power<int32_t> on 2201/2002 with an exponent whose loop does not end: INT_MIN, on 2002 those
+// its float halvings cannot finish with (math_detail::PowerIntLoopsEnd).
 inline constexpr const char* kPowerExponent = "power_exponent";
 }  // namespace lngrad::aicore::checks
 
@@ -98,31 +102,32 @@ inline float PowerF(float x, float y, bool via_int32 = false) {
   return defined ? d : std::numeric_limits<float>::quiet_NaN();
 }
 
+// x^|y| with wrapping products (|y| wrapping too): the kit's dst before its negative
+// exponents are handled (2201/2002: HandleNegativeExpPowerI).
 template <typename T>
-T PowerInt(T x, T y) {
+T PowerIntMagnitude(T x, T y) {
   using U = std::make_unsigned_t<T>;
   const bool neg = std::is_signed_v<T> && y < T{0};
-  // The 950's ProcessSpecialCaseForPowI: a negative exponent gives 1 for x = 1, +-1 by y's
-  // parity for x = -1, 0 otherwise (2201's trunc(1 / p) differs at y = the type's minimum, where
-  // an odd x gives p = 1).
-  if (neg && On3510()) return x == T{1} ? T{1} : x == T(-1) ? ((y & T{1}) ? T(-1) : T{1}) : T{0};
   U e = neg ? static_cast<U>(U{0} - static_cast<U>(y)) : static_cast<U>(y);
   U p = 1, b = static_cast<U>(x);
   for (; e != 0; e >>= 1) {
     if (e & 1u) p = static_cast<U>(p * b);
     b = static_cast<U>(b * b);
   }
-  const T v = static_cast<T>(p);
+  return static_cast<T>(p);
+}
+
+template <typename T>
+T PowerInt(T x, T y) {
+  const bool neg = std::is_signed_v<T> && y < T{0};
+  // The 950's ProcessSpecialCaseForPowI: a negative exponent gives 1 for x = 1, +-1 by y's
+  // parity for x = -1, 0 otherwise (2201's trunc(1 / p) differs at y = the type's minimum, where
+  // an odd x gives p = 1).
+  if (neg && On3510()) return x == T{1} ? T{1} : x == T(-1) ? ((y & T{1}) ? T(-1) : T{1}) : T{0};
+  const T v = PowerIntMagnitude(x, y);
   if (!neg) return v;
   if (v == T{0}) return T{0};
   return static_cast<T>(std::trunc(1.0f / static_cast<float>(v)));
-}
-
-// 2002's ShiftRightOneBit (power_v200_impl.h) on one int32 exponent: e & ~1 through float (to
-// nearest), halved, back to int32 CAST_RINT.
-inline int32_t PowerHalve2002(int32_t e) {
-  const float f = static_cast<float>(static_cast<int32_t>(static_cast<uint32_t>(e) & ~1u));
-  return static_cast<int32_t>(std::nearbyint(f * 0.5f));
 }
 
 // Whether power_int_impl.h's CommonPowerI ends on 2002 for exponent y: |y| (wrapping) halved
@@ -140,25 +145,51 @@ inline bool PowerInt2002Ends(int32_t y) {
   return squared <= abs_y;
 }
 
-// Checked mode on 2002, int32: refuses the exponents of the first `count` (within the tensor)
-// that PowerInt2002Ends rejects; lngrad would give the wrapped power where the device loops
-// about 2^32 rounds (or for ever).
+// Whether the kit's int32 loops (power_int_impl.h's CommonPowerI) end for every exponent of the
+// first `count` (within the tensor) on 2201/2002: not for INT_MIN (its halvings stay at -1 and
+// its float sum below 0), nor on 2002 for the overshooting halvings (PowerInt2002Ends).
+template <typename Exp>
+bool PowerIntLoopsEnd(const Exp& exp, uint32_t count) {
+  const bool v200 = detail::rep::RunningArch() == NpuArch::k2002;
+  const auto ends = [v200](int32_t y) {
+    return v200 ? PowerInt2002Ends(y) : y != std::numeric_limits<int32_t>::min();
+  };
+  if constexpr (std::is_same_v<Exp, AscendC::LocalTensor<int32_t>>) {
+    const uint64_t n = std::min<uint64_t>(count, exp.GetSize());
+    for (uint64_t i = 0; i < n; ++i) {
+      if (!ends(exp.HostPtr()[i])) return false;
+    }
+    return true;
+  } else {
+    return count == 0 || ends(exp);
+  }
+}
+
+// Checked mode on 2201/2002, int32: refuses the exponents of the first `count` (within the
+// tensor) whose loops do not end (PowerIntLoopsEnd: INT_MIN, on 2002 PowerInt2002Ends); lngrad
+// would give the wrapped power where the device loops about 2^32 rounds (or for ever).
 template <typename T, typename Exp>
 void CheckPowerExponents(const Exp& exp, uint32_t count) {
   if constexpr (std::is_same_v<T, int32_t>) {
-    if (!CheckedMode() || detail::rep::RunningArch() != NpuArch::k2002) return;
-    const auto refuse = [](int32_t y) {
-      RaiseKernelCheck(checks::kPowerExponent,
-                       "Power<int32_t> on 2002: exponent " + std::to_string(y) +
-                           " halves through float (ShiftRightOneBit) past |y| or never to 0; "
-                           "the device's loop would run about 2^32 rounds or not end");
+    if (!CheckedMode() || On3510()) return;
+    const bool v200 = detail::rep::RunningArch() == NpuArch::k2002;
+    const auto refuse = [v200](int32_t y) {
+      RaiseKernelCheck(
+          checks::kPowerExponent,
+          "Power<int32_t> on " + std::string(v200 ? "2002" : "2201") + ": exponent " +
+              std::to_string(y) +
+              (v200 ? " halves through float (ShiftRightOneBit) past |y| or never to 0; "
+                      "the device's loop would run about 2^32 rounds or not end"
+                    : " stays INT_MIN through the Muls by -1 and its arithmetic halvings "
+                      "(ShiftRight) stop at -1: the device's loop on the exponents' float sum "
+                      "does not end"));
     };
     if constexpr (std::is_same_v<Exp, AscendC::LocalTensor<T>>) {
       const uint64_t n = std::min<uint64_t>(count, exp.GetSize());
       for (uint64_t i = 0; i < n; ++i) {
-        if (!PowerInt2002Ends(exp.HostPtr()[i])) refuse(exp.HostPtr()[i]);
+        if (!PowerIntLoopsEnd(exp.HostPtr()[i], 1)) refuse(exp.HostPtr()[i]);
       }
-    } else if (count != 0 && !PowerInt2002Ends(exp)) {
+    } else if (!PowerIntLoopsEnd(exp, count)) {
       refuse(exp);
     }
   }
@@ -234,7 +265,16 @@ void PowerRun(const AscendC::LocalTensor<T>& dst, const Base& base, const Exp& e
   // Float on 2201/2002 writes what the device leaves in the scratch (PowerFloatScratch).
   constexpr bool kFloat = std::is_same_v<T, float>;
   constexpr bool kHalf = std::is_same_v<T, half>;
-  constexpr PassScratch kS = kFloat || kHalf ? PassScratch::kModelled : PassScratch::kUnmodelled;
+  constexpr bool kInt32 = std::is_same_v<T, int32_t>;
+  constexpr PassScratch kS =
+      kFloat || kHalf || kInt32 ? PassScratch::kModelled : PassScratch::kUnmodelled;
+  // Int32 on 2201/2002 writes the last values of the kit's rounds (PowerIntScratch), where its
+  // loops end; it reads dst past the count as the call finds it.
+  bool int_model = false;
+  if constexpr (kInt32) int_model = !On3510() && PowerIntLoopsEnd(exp, count);
+  AscendC::LocalTensor<int32_t> dst32;
+  if constexpr (kInt32) dst32 = dst;
+  PowerIntScratch int_scratch(tmp, !(kBaseT && kExpT), dst32, count, int_model);
   if constexpr (kBaseT && kExpT) {
     BinaryPass<kS>("Power", kOn, Overlap::kNone, dst, base, exp, &tmp, tmp_min, count, loc, of);
   } else if constexpr (kBaseT) {
@@ -245,6 +285,30 @@ void PowerRun(const AscendC::LocalTensor<T>& dst, const Base& base, const Exp& e
                   [&of, x = base](T y) { return of(x, y); });
   }
   work.Record(loc);
+  if constexpr (kInt32) {
+    if (int_scratch.Active()) {
+      const auto x = [&](uint64_t i) -> int32_t {
+        if constexpr (kBaseT) {
+          return base.HostPtr()[i];
+        } else {
+          return base;
+        }
+      };
+      const auto y = [&](uint64_t i) -> int32_t {
+        if constexpr (kExpT) {
+          return exp.HostPtr()[i];
+        } else {
+          return exp;
+        }
+      };
+      if constexpr (!kBaseT) int_scratch.SetScalar(base);
+      if constexpr (!kExpT) int_scratch.SetScalar(exp);
+      int_scratch.Run("Power", loc, count, x, y,
+                      [&](uint64_t i) { return PowerIntMagnitude<int32_t>(x(i), y(i)); });
+    } else if (!On3510() && count != 0 && tmp_min != 0) {
+      LeaveScratch("Power", loc, tmp.View());  // a loop that does not end (unchecked)
+    }
+  }
   if constexpr (kFloat || kHalf) {
     const AscendC::LocalTensor<T>* b = nullptr;
     const AscendC::LocalTensor<T>* e = nullptr;
