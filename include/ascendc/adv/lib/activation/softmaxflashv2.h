@@ -663,6 +663,7 @@ void SoftmaxFlashV2(const LocalTensor<D>& dstTensor, const LocalTensor<U>& expSu
   // 2002's generic loop: the splits whose NewReduce{Max,Sum}LastNDImpl operands wrap are refused
   // in checked mode, before writing (softmax_v200_work.h CheckFlashV2V200Defect).
   sd::CheckFlashV2V200Defect(generic && !basic, run, d);
+  sd::CheckV220Defect("SoftmaxFlashV2", (generic || m1) && !basic, run, d);  // and 2201's
   sd::FlashV2Scratch sc(generic && !basic, sharedTmpBuffer, run, d, isUpdate,
                         std::is_same_v<D, half>, std::is_same_v<U, half>);
   // The isBasicBlock path's (softmax_flashv2_paths.h): unchecked, for the defect shapes it
@@ -716,6 +717,7 @@ void SoftmaxFlashV2(const LocalTensor<T>& dstTensor, const LocalTensor<T>& outRe
     if (sd::FlashV2M1On2002("SoftmaxFlashV2")) return;  // the buffer stays marked
     // The caller's tiling, not re-tiled (SoftmaxFlashV2MaxImpl); its splits order the row max.
     sd::CheckFlashV2M1Defect<T, T>(isUpdate, isBasicBlock, tiling, d);
+    sd::CheckV220Defect("SoftmaxFlashV2", !isBasicBlock, tiling, d);  // softmax_v200_work.h
     sd::FlashV2Rows<T, T, T>(
         isUpdate, sd::BasicRows(isBasicBlock, tiling, d),
         {dstTensor, outExpSum, outMax, srcTensor, outExpMax, inExpSum, inMax, true, &outReduceMax},
