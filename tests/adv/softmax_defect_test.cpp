@@ -8,6 +8,9 @@
 // SoftmaxFlashV2's generic loop, with and without update (refused; unchecked it follows the
 // device, replay.SoftMaxV200Replay.SoftmaxFlashV2WrappedOperandsFollowTheDevice-
 // Unchecked) and its constant-shape config path (refused).
+// On 2201 (V220Defect, CheckV220Defect): the same operands but for oriSrcK in [64, 128), in
+// SoftMax, LogSoftMax, SoftmaxFlash, SoftmaxFlashV2 (generic and WITHOUT_BRC) and SoftmaxFlashV3;
+// refused in checked mode, unchecked lngrad's rows.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -23,7 +26,8 @@ namespace {
 
 using AscendC::LocalTensor;
 
-constexpr const char* k310P = "Ascend310P1";
+constexpr const char* k310P = "Ascend310P1";  // 2002
+constexpr const char* k910B = "Ascend910B1";  // 2201 (192 KiB of UB)
 
 enum class Api {
   kSoftMax,
@@ -34,32 +38,39 @@ enum class Api {
   kFlashV2Update,
   kFlashV2Cfg130,  // SoftmaxFlashV2 with config {oriSrcM 1, oriSrcK 130}: no update, update
   kFlashV2Cfg130Update,
-  kFlashV2Cfg16900  // config {1, 16900}, no update
+  kFlashV2Cfg16900,  // config {1, 16900}, no update
+  kFlashV2M1,        // SOFTMAX_OUTPUT_WITHOUT_BRC (one statistic a row)
+  kFlashV2M1Update,
+  kFlashV3  // half data, float statistics (the sum and max buffers, the mean in expMax's)
 };
 
 // The constant-shape configs (oriSrcM 1: not the config's basic block).
 constexpr AscendC::SoftmaxConfig kCfg130{true, 1, 130};
 constexpr AscendC::SoftmaxConfig kCfg16900{true, 1, 16900};
+constexpr AscendC::SoftmaxConfig kNoBrc = {true, 0, 0,
+                                           AscendC::SoftmaxMode::SOFTMAX_OUTPUT_WITHOUT_BRC};
 
 struct Outcome {
   std::string check, msg;
   bool kept = false;  // src, dst, the statistics and the work buffer as they were
 };
 
-// One call of api on 2002 over m x k rows (oriK reduced), a work buffer of work bytes and the
-// kernel's re-tile (a default tiling); dst is src for m above 64 (two such tensors do not fit).
+// One call of api on soc (2002 unless said) over m x k rows (oriK reduced), a work buffer of work
+// bytes and the kernel's re-tile (a default tiling); dst is src for m above 64, and on 2201 where
+// src, dst and the buffer pass 160 KiB (two such tensors do not fit).
 template <typename T>
-Outcome Run(Api api, uint32_t m, uint32_t k, uint32_t oriK, uint32_t work, bool checked) {
+Outcome Run(Api api, uint32_t m, uint32_t k, uint32_t oriK, uint32_t work, bool checked,
+            const char* soc = k310P) {
   Outcome r;
   const bool was = lngrad::aicore::CheckedMode();
   lngrad::aicore::SetCheckedMode(checked);
   lngrad::aicore::LaunchOptions o;
-  o.soc = k310P;
+  o.soc = soc;
   const auto body = [&] {
     AscendC::TPipe pipe;
     AscendC::TBuf<> bs, bd, bsum, bmax, bt, bexp;
     const uint32_t bytes = m * k * sizeof(T), stat = m * 32;
-    const bool inPlace = m > 64;
+    const bool inPlace = m > 64 || (soc == k910B && 2 * bytes + work > 160 * 1024);
     pipe.InitBuffer(bs, bytes);
     if (!inPlace) pipe.InitBuffer(bd, bytes);
     pipe.InitBuffer(bsum, stat);
@@ -118,8 +129,22 @@ Outcome Run(Api api, uint32_t m, uint32_t k, uint32_t oriK, uint32_t work, bool 
       } else if (api == Api::kFlashV2Cfg130Update) {
         AscendC::SoftmaxFlashV2<T, true, false, false, false, kCfg130>(
             dst, sum, max, src, expMax, sum, max, tmp, SoftMaxTiling{}, shape);
-      } else {
+      } else if (api == Api::kFlashV2Cfg16900) {
         AscendC::SoftmaxFlashV2<T, false, false, false, false, kCfg16900>(
+            dst, sum, max, src, expMax, sum, max, tmp, SoftMaxTiling{}, shape);
+      } else if (api == Api::kFlashV3) {
+        if constexpr (std::is_same_v<T, half>) {
+          const AscendC::SoftMaxParams p{m, k, m, k, 1, 8, 0.9375f};
+          const LocalTensor<float> fs = bsum.Get<float>(), fm = bmax.Get<float>();
+          const LocalTensor<float> mean = bexp.Get<float>();
+          AscendC::SoftmaxFlashV3<half, float, false>(dst, mean, fs, fm, src, expMax, mean, fs, fm,
+                                                      tmp, SoftMaxTiling{}, p);
+        }
+      } else if (api == Api::kFlashV2M1) {
+        AscendC::SoftmaxFlashV2<T, false, false, false, false, kNoBrc>(
+            dst, sum, max, src, expMax, sum, max, tmp, SoftMaxTiling{}, shape);
+      } else {
+        AscendC::SoftmaxFlashV2<T, true, false, false, false, kNoBrc>(
             dst, sum, max, src, expMax, sum, max, tmp, SoftMaxTiling{}, shape);
       }
     } catch (const lngrad::aicore::KernelCheckError& e) {
@@ -142,17 +167,19 @@ struct Shape {
 // bad is refused in checked mode (its message naming needle) with nothing written; ok runs; bad
 // runs unchecked.
 template <typename T>
-void ExpectDefect(Api api, const Shape& bad, const Shape& ok, const std::string& needle) {
-  const std::string what = std::to_string(bad.m) + "x" + std::to_string(bad.k) + " oriK " +
-                           std::to_string(bad.oriK) + " work " + std::to_string(bad.work);
-  const Outcome b = Run<T>(api, bad.m, bad.k, bad.oriK, bad.work, true);
+void ExpectDefect(Api api, const Shape& bad, const Shape& ok, const std::string& needle,
+                  const char* soc = k310P) {
+  const std::string what = std::string(soc) + " " + std::to_string(bad.m) + "x" +
+                           std::to_string(bad.k) + " oriK " + std::to_string(bad.oriK) + " work " +
+                           std::to_string(bad.work);
+  const Outcome b = Run<T>(api, bad.m, bad.k, bad.oriK, bad.work, true, soc);
   EXPECT_EQ(b.check, "softmax_device_defect") << what << ": " << b.msg;
   EXPECT_NE(b.msg.find(needle), std::string::npos) << b.msg;
   EXPECT_TRUE(b.kept) << what << ": the refused call wrote its tensors or buffer";
-  const Outcome g = Run<T>(api, ok.m, ok.k, ok.oriK, ok.work, true);
+  const Outcome g = Run<T>(api, ok.m, ok.k, ok.oriK, ok.work, true, soc);
   EXPECT_EQ(g.check, "") << ok.m << "x" << ok.k << " oriK " << ok.oriK << ": " << g.msg;
   EXPECT_FALSE(g.kept) << ok.m << "x" << ok.k << ": wrote nothing";
-  const Outcome u = Run<T>(api, bad.m, bad.k, bad.oriK, bad.work, false);
+  const Outcome u = Run<T>(api, bad.m, bad.k, bad.oriK, bad.work, false, soc);
   EXPECT_EQ(u.check, "") << what << " unchecked: " << u.msg;
   EXPECT_FALSE(u.kept) << what << " unchecked: wrote nothing";
 }
@@ -224,6 +251,45 @@ TEST(SoftMaxDefectApi, SoftmaxFlashV2ConfigIsRefusedOn2002) {
   const Outcome u = ::Run<float>(Api::kFlashV2Cfg16900, 1, 16904, 16904, 70000, false);
   EXPECT_EQ(u.check, "") << u.msg;
   EXPECT_FALSE(u.kept);
+}
+
+// On 2201 (membase/v220 softmax_common_nd_reduce.h) the same uint8_t operands, but for oriSrcK
+// in [64, 128): FirstBlockCopyImpl is a Copy with uint16_t strides there, so oriSrcK 127 runs
+// where 2002 refuses it. srcK / 8 above 255 blocks with oriSrcK in [128, 512) and two or more
+// rows a split: the first Max/Add's repeat stride wraps (refused; unchecked lngrad's rows).
+TEST(SoftMaxDefectApi, RepeatStridesAbove255BlocksAreRefusedOn2201) {
+  for (const Api api : {Api::kSoftMax, Api::kSoftMaxNoStats, Api::kLog, Api::kFlash, Api::kFlashV2,
+                        Api::kFlashV2Update}) {
+    ExpectDefect<float>(api, {3, 2048, 128, 40000}, {3, 2048, 127, 40000}, "the first Max/Add",
+                        k910B);
+    ExpectDefect<float>(api, {3, 2048, 300, 40000}, {1, 2048, 300, 40000}, "(0 here)", k910B);
+    ExpectDefect<half>(api, {2, 2064, 511, 40000}, {2, 2064, 512, 40000}, "(2 here)", k910B);
+  }
+  // SOFTMAX_OUTPUT_WITHOUT_BRC's generic path (SoftmaxFlashV2M1{NoUpdate,Update}ImplProcess) runs
+  // the same reductions (without their broadcast).
+  for (const Api api : {Api::kFlashV2M1, Api::kFlashV2M1Update}) {
+    ExpectDefect<float>(api, {3, 2048, 128, 40000}, {3, 2048, 127, 40000}, "the first Max/Add",
+                        k910B);
+    ExpectDefect<half>(api, {2, 2064, 511, 40000}, {2, 2064, 512, 40000}, "(2 here)", k910B);
+  }
+}
+
+// oriSrcK from 16896 on 2201: BigBlockReduce{Max,Sum}'s remaining repeats wrap, as on 2002 (one
+// float row of 16896 is 66 KiB: src in place, and a 70000-byte buffer, fit 192 KiB of UB).
+TEST(SoftMaxDefectApi, BigBlockRepeatsAbove255AreRefusedOn2201) {
+  for (const Api api : {Api::kSoftMax, Api::kSoftMaxNoStats, Api::kLog, Api::kFlash, Api::kFlashV2,
+                        Api::kFlashV2Update}) {
+    ExpectDefect<float>(api, {1, 16896, 16896, 70000}, {1, 16896, 16895, 70000}, "BigBlockReduce",
+                        k910B);
+    ExpectDefect<half>(api, {1, 16960, 16960, 70000}, {1, 16960, 16832, 70000}, "(1 here)", k910B);
+  }
+  // WITHOUT_BRC with update (without update a split of one row is refused for its own defect).
+  ExpectDefect<float>(Api::kFlashV2M1Update, {1, 16896, 16896, 70000}, {1, 16896, 16895, 70000},
+                      "BigBlockReduce", k910B);
+  // SoftmaxFlashV3 (half rows of oriSrcK = srcK, a multiple of 64 from 512): its work buffer of
+  // about 2 srcK floats a row and the source in place fit.
+  ExpectDefect<half>(Api::kFlashV3, {1, 16896, 16896, 140000}, {1, 16832, 16832, 140000},
+                     "(0 here)", k910B);
 }
 
 }  // namespace

@@ -39,7 +39,9 @@ void LogSoftMax(const LocalTensor<T>& dst, const LocalTensor<T>& sum, const Loca
   d.m = sd::GenericSplitRows("LogSoftMax", "dst, sum and max", none, kt, d);
   // The work buffer on 2201 and 2002 (softmax_work.h, softmax_v200_work.h; LogSoftMaxNDImpl's
   // splits); elsewhere marked. The splits the 2002 sequence gets wrong: refused in checked mode,
-  // unchecked the device's results (softmax_v200_work.h V200Defect, V200Store).
+  // unchecked the device's results (softmax_v200_work.h V200Defect, V200Store); the 2201 ones
+  // refused in checked mode, unchecked lngrad's rows (CheckV220Defect).
+  sd::CheckV220Defect("LogSoftMax", true, kt, d);
   sd::RowExps rowExps;
   sd::V200Device dev;
   if (sd::SoftMaxWork<T, T>("LogSoftMax", loc, kt, d, src, &sum, &max, sharedTmpBuffer, true,

@@ -352,6 +352,9 @@ void SoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
   // SoftMaxNDImpl), so its calls are the default loop's.
   // The splits the 2002 sequence gets wrong: refused in checked mode; unchecked, dev holds the
   // device's results, stored over SoftMaxRows's (softmax_v200_work.h V200Defect).
+  // The splits the 2201 sequence gets wrong: refused in checked mode (softmax_v200_work.h
+  // CheckV220Defect); unchecked lngrad's rows stand.
+  sd::CheckV220Defect("SoftMax", !basic, kt, d);
   sd::RowExps rowExps;
   sd::V200Device dev;
   if (!basic && (sd::SoftMaxWork<D, U>("SoftMax", loc, kt, d, srcTensor, &sumTensor, &maxTensor,
@@ -422,7 +425,9 @@ void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
   // SingleSoftMaxImpl's work buffer on 2201 and 2002 (softmax_work.h, softmax_v200_work.h; any
   // isBasicBlock); elsewhere marked. (On 2201 the config's generic path as above:
   // SingleSoftMaxImpl's loop with oriK the config's; 2002 does not read the config.)
-  // The splits the 2002 sequence gets wrong: as with statistics (V200Defect, V200Store).
+  // The splits the 2002 sequence gets wrong: as with statistics (V200Defect, V200Store); the
+  // 2201 ones refused in checked mode as well (CheckV220Defect).
+  sd::CheckV220Defect("SoftMax", true, kt, d);
   sd::RowExps rowExps;
   sd::V200Device dev;
   if (sd::SoftMaxWork<T, T>("SoftMax", loc, kt, d, srcTensor, nullptr, nullptr, sharedTmpBuffer,

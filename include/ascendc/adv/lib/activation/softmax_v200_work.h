@@ -35,7 +35,9 @@
 // V200Store), rows the steps skip reducing what the simulated UB holds in A. SoftmaxFlash
 // without update runs this (SoftMaxNDImpl) the same way; SoftmaxFlashV2's generic loop and its
 // config path run the same reductions: refused in checked mode (CheckFlashV2V200Defect); unchecked
-// both follow the device (FlashV2DeviceV200, V200Store).
+// both follow the device (FlashV2DeviceV200, V200Store). The 2201 reductions wrap the same way but
+// for oriSrcK in [64, 128) (V220Defect, one rule with NdReduceDefect): refused in checked mode
+// (CheckV220Defect), not followed unchecked.
 #pragma once
 
 #include <algorithm>
@@ -159,9 +161,15 @@ inline void V200Pass(WorkOp op, const float* x, uint32_t k, uint32_t m, uint32_t
   }
 }
 
-// Why the 2002 reductions (NewReduce{Max,Sum}LastNDImpl) get the splits of t wrong on the device
-// (their uint8_t operands wrap, V200Acc); empty when they do not.
-inline std::string V200Defect(const AscendC::tiling::SoftMaxTiling& t, const Dims& d) {
+// Why NewReduce{Max,Sum}LastNDImpl get the splits of t wrong on the device (their uint8_t
+// operands wrap); empty when they do not. One rule for both arches, their thresholds apart:
+// strideFrom, the oriSrcK from which the repeat stride srcK / 8 is a uint8_t operand (2002: 64,
+// its FirstBlockCopyImpl's Adds take it; 2201: 128, its FirstBlockCopyImpl is a Copy whose
+// strides are uint16_t, 255 rows a repeat). The rest is common (softmax_common_arithmetic.h
+// NextBlock*Impl, softmax_common_reduce.h BigBlockReduce*, and the first Max/Add of the
+// [128, 512) branch in either arch's softmax_common_nd_reduce / softmax_common_impl).
+inline std::string NdReduceDefect(const AscendC::tiling::SoftMaxTiling& t, const Dims& d,
+                                  uint32_t strideFrom) {
   const std::string ms = std::to_string(t.splitM);
   if (d.oriK >= 2 * kLanes && d.oriK < 8 * kLanes && t.splitM > 255) {
     return "NewReduce{Max,Sum}LastNDImpl run their first Max/Add and NextBlock*Impl with a " +
@@ -171,7 +179,7 @@ inline std::string V200Defect(const AscendC::tiling::SoftMaxTiling& t, const Dim
            "their max and sum from what the work buffer held; give a work buffer (tiling) of " +
            "at most 255 rows a split";
   }
-  if (d.oriK >= kLanes && d.oriK < 8 * kLanes && d.k / 8 > 255 && t.splitM > 1) {
+  if (d.oriK >= strideFrom && d.oriK < 8 * kLanes && d.k / 8 > 255 && t.splitM > 1) {
     return "srcK / 8 = " + std::to_string(d.k / 8) + " blocks is the uint8_t repeat stride of " +
            (d.oriK < 2 * kLanes ? "FirstBlockCopyImpl's Adds" : "the first Max/Add") +
            " in NewReduce{Max,Sum}LastNDImpl (" + std::to_string((d.k / 8) & 255u) +
@@ -189,6 +197,46 @@ inline std::string V200Defect(const AscendC::tiling::SoftMaxTiling& t, const Dim
   return {};
 }
 
+// The 2002 reductions (membase/v200 NewReduce{Max,Sum}LastNDImpl; V200Acc follows them).
+inline std::string V200Defect(const AscendC::tiling::SoftMaxTiling& t, const Dims& d) {
+  return NdReduceDefect(t, d, kLanes);
+}
+
+// The 2201 reductions (membase/v220/softmax_common_impl/softmax_common_nd_reduce.h). Reachable
+// with 192 KiB of UB: the stride (srcK from 2048, oriSrcK in [128, 512), two rows a split: 16 KiB
+// of float source) and BigBlockReduce's count (oriSrcK from 16896: one float row is 66 KiB).
+// Splits of 256 rows with oriSrcK in [128, 512) are not: src alone is 128 KiB (float, srcK >=
+// 128; half data needs the float copy of the split as well) and the split's accumulators 64 KiB,
+// with statistics (8 KiB in the buffer, or 16 KiB of tensors) past 192 KiB.
+inline std::string V220Defect(const AscendC::tiling::SoftMaxTiling& t, const Dims& d) {
+  return NdReduceDefect(t, d, 2 * kLanes);
+}
+
+// Checked mode on arch (2002 or 2201): refuses a call of api whose generic loop reduces the
+// kernel tiling t's splits with NewReduce{Max,Sum}LastNDImpl over ReduceLastND {splitM, oriSrcK,
+// splitM, srcK, ...} (srcK: cfgK, or t.splitK where cfgK is 0; the tail split: tailM rows, fewer)
+// that the arch's rule names (softmax_device_defect), before anything is written. generic: the
+// call takes that loop.
+inline void CheckNdReduceDefect(const char* api, NpuArch arch, bool generic,
+                                const AscendC::tiling::SoftMaxTiling& t, const Dims& d,
+                                uint32_t cfgK = 0) {
+  if (!generic || !CheckedMode() || detail::rep::RunningArch() != arch) return;
+  const uint32_t srcK = cfgK != 0 ? cfgK : t.splitK;
+  if (t.splitM == 0 || srcK == 0 || d.oriK == 0) return;
+  const Dims run{d.m, srcK, d.oriK};
+  const bool v200 = arch == NpuArch::k2002;
+  const std::string defect = v200 ? V200Defect(t, run) : V220Defect(t, run);
+  if (defect.empty()) return;
+  RaiseKernelCheck(
+      checks::kSoftmaxDeviceDefect,
+      std::string(api) + ": srcShape {" + std::to_string(d.m) + ", " + std::to_string(d.k) +
+          "}, oriSrcK " + std::to_string(d.oriK) +
+          (cfgK != 0 ? " (config, rows reduced at a stride of " + std::to_string(cfgK) + ")" : "") +
+          " with splits of " + std::to_string(t.splitM) + " rows (splitK " +
+          std::to_string(t.splitK) + ") is computed wrongly by the device's " +
+          (v200 ? "2002" : "2201") + " generic sequence: " + defect);
+}
+
 // SoftmaxFlashV2's generic split loop on 2002 (membase/common/softmax_flashv2_impl/
 // softmax_flashv2_{no_update,update}_impl.h) reduces each split with NewReduce{Max,Sum}LastNDImpl
 // over ReduceLastND {splitM, oriSrcK, splitM, srcK, reduceM, reduceK} (the tail split: tailM
@@ -196,24 +244,19 @@ inline std::string V200Defect(const AscendC::tiling::SoftMaxTiling& t, const Dim
 // path that is not the basic block (softmax_flashv2_common_impl.h SoftmaxFlashV2NoUpdate and
 // SoftmaxFlashV2NDImpl), oriSrcK = config.oriSrcK and srcK = cfgK, config.oriSrcK rounded up to
 // 8 (below 512 with oriSrcK in [64, 512), so there only splits of more than 255 rows and oriSrcK
-// from 16896 wrap). Checked mode refuses the kernel tiling t's splits V200Defect names
-// (softmax_device_defect) before anything is written. generic: the call takes those reductions
-// (not isBasicBlock, the M1 mode or the config's basic block); cfgK: 0 for t.splitK.
+// from 16896 wrap): CheckNdReduceDefect. generic: the call takes those reductions (not
+// isBasicBlock, the M1 mode or the config's basic block); cfgK: 0 for t.splitK.
 inline void CheckFlashV2V200Defect(bool generic, const AscendC::tiling::SoftMaxTiling& t,
                                    const Dims& d, uint32_t cfgK = 0) {
-  if (!generic || !CheckedMode() || detail::rep::RunningArch() != NpuArch::k2002) return;
-  const uint32_t srcK = cfgK != 0 ? cfgK : t.splitK;
-  if (t.splitM == 0 || srcK == 0 || d.oriK == 0) return;
-  const std::string defect = V200Defect(t, Dims{d.m, srcK, d.oriK});
-  if (defect.empty()) return;
-  RaiseKernelCheck(
-      checks::kSoftmaxDeviceDefect,
-      "SoftmaxFlashV2: srcShape {" + std::to_string(d.m) + ", " + std::to_string(d.k) +
-          "}, oriSrcK " + std::to_string(d.oriK) +
-          (cfgK != 0 ? " (config, rows reduced at a stride of " + std::to_string(cfgK) + ")" : "") +
-          " with splits of " + std::to_string(t.splitM) + " rows (splitK " +
-          std::to_string(t.splitK) +
-          ") is computed wrongly by the device's 2002 generic sequence: " + defect);
+  CheckNdReduceDefect("SoftmaxFlashV2", NpuArch::k2002, generic, t, d, cfgK);
+}
+
+// The 2201 generic loops (SoftMax, LogSoftMax, SoftmaxFlashV2's generic and WITHOUT_BRC loops,
+// SoftmaxFlashV3): CheckNdReduceDefect with V220Defect. Unchecked, lngrad's rows stand (the
+// device's wrapped sequence is not followed: open).
+inline void CheckV220Defect(const char* api, bool generic, const AscendC::tiling::SoftMaxTiling& t,
+                            const Dims& d) {
+  CheckNdReduceDefect(api, NpuArch::k2201, generic, t, d);
 }
 
 // The device's results of a call V200Defect names, as SoftMaxWorkV200 computes them (unchecked

@@ -15,7 +15,9 @@
 //   floats are copied back from tmp.
 // Later splits overwrite the start of what earlier ones left. The values are lngrad's own row
 // max and sum (softmax_common.h NdRowMax, RowSum; RowExps, computed once and handed to
-// SoftMaxRows), so the buffer agrees with the results.
+// SoftMaxRows), so the buffer agrees with the results. The splits whose uint8_t operands wrap on
+// the device (softmax_v200_work.h V220Defect) are refused in checked mode before this runs;
+// unchecked, this writes lngrad's rows for them, not the device's (open).
 #pragma once
 
 #include <algorithm>

@@ -261,6 +261,7 @@ SoftmaxFlash(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
     // (V200Defect) are refused in checked mode before anything is written; unchecked, dev holds
     // the device's dst and statistics, stored over SoftMaxRows's (V200Store), as SoftMax's.
     const SoftMaxTiling kt = sd::FlashKernelTiling(tiling, dims, blk, floats, isBasicBlock, false);
+    sd::CheckV220Defect("SoftmaxFlash", true, kt, dims);  // 2201's: refused, as SoftMax's
     sd::V200Device dev;
     if (kt.splitM != 0 &&
         (sd::SoftMaxWork<D, U>("SoftmaxFlash", loc, kt, dims, srcTensor, &sumTensor, &maxTensor,

@@ -665,6 +665,7 @@ void SoftmaxFlashV2(const LocalTensor<D>& dstTensor, const LocalTensor<U>& expSu
   // 2002's generic loop: the splits whose NewReduce{Max,Sum}LastNDImpl operands wrap are refused
   // in checked mode, before writing (softmax_v200_work.h CheckFlashV2V200Defect).
   sd::CheckFlashV2V200Defect(generic && !basic, run, d);
+  sd::CheckV220Defect("SoftmaxFlashV2", (generic || m1) && !basic, run, d);  // and 2201's
   // Unchecked: the device's outputs of those splits and of the config path's (splitK = srcK: the
   // same steps over config.oriSrcK columns; FlashV2DeviceV200, read before anything is written,
   // the work buffer written), stored over lngrad's rows.
@@ -728,6 +729,7 @@ void SoftmaxFlashV2(const LocalTensor<T>& dstTensor, const LocalTensor<T>& outRe
     if (sd::FlashV2M1On2002("SoftmaxFlashV2")) return;  // the buffer stays marked
     // The caller's tiling, not re-tiled (SoftmaxFlashV2MaxImpl); its splits order the row max.
     sd::CheckFlashV2M1Defect<T, T>(isUpdate, isBasicBlock, tiling, d);
+    sd::CheckV220Defect("SoftmaxFlashV2", !isBasicBlock, tiling, d);  // softmax_v200_work.h
     sd::FlashV2Rows<T, T, T>(
         isUpdate, sd::BasicRows(isBasicBlock, tiling, d),
         {dstTensor, outExpSum, outMax, srcTensor, outExpMax, inExpSum, inMax, true, &outReduceMax},

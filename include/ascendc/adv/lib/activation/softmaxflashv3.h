@@ -390,6 +390,14 @@ void FlashV3Rows(bool update, const FlashV3Args<T, U>& a, const AscendC::SoftMax
     return;
   }
   if (!RegBase() && !update) RefuseMeanCopyMask(api, t);
+  // The splits whose 2201 NewReduce{Max,Sum}LastNDImpl operands wrap (srcK from 512: only
+  // BigBlockReduce's count, oriSrcK from 16896): refused in checked mode (softmax_v200_work.h
+  // CheckV220Defect; rows of d.k, the tiling's splits or, without them, all the rows); unchecked
+  // lngrad's rows stand.
+  AscendC::tiling::SoftMaxTiling split = t;
+  split.splitM = t.splitM != 0 ? t.splitM : d.m;
+  split.splitK = d.k;
+  CheckV220Defect(api, true, split, d);
   RecordCall(api, loc,
              {Rd(a.src, n), Rd(a.inMean, update ? s : 0), Rd(a.inExpSum, update ? s : 0),
               Rd(a.inMax, update ? s : 0), Wr(a.dst, n), Wr(a.mean, s), Wr(a.expSum, s),
