@@ -337,12 +337,17 @@ TEST(SoftmaxFlashV2ConfigNanReplay, FollowsTheKitsMaxOrder) {
 // a split of one row with oriSrcK >= 64 (the one-row BasicBlockReduce{Max,Sum}Impl writes its
 // result reduceK times), and half data with float statistics (the pre-cast's work buffer inside
 // the converted source).
+// tight: max and expSum of s.m elements (else the test buffers' halves).
 template <class T, class S, bool reduceMaxForm = false>
-std::pair<std::string, std::string> M1CheckOf(const Shape& s, uint32_t bytes) {
+std::pair<std::string, std::string> M1CheckOf(const Shape& s, uint32_t bytes, bool tight = false) {
   const SoftMaxTiling t = M1Tiling<T, S>(s, false, bytes);
   return lngrad::aicore::test::CheckOf(
       [&](Ub& ub) {
-        const FlashTensors<T, S> f(ub);
+        FlashTensors<T, S> f(ub);
+        if (tight) {
+          f.sum.SetSize(s.m);
+          f.max.SetSize(s.m);
+        }
         const AscendC::SoftMaxShapeInfo si{s.m, s.k, s.m, s.oriK};
         if constexpr (reduceMaxForm) {
           AscendC::SoftmaxFlashV2<Dev<T>, false, false, false, false, kNoBrc>(
@@ -360,23 +365,31 @@ TEST(SoftmaxFlashV2M1Defect, CheckedModeRefusesWhatTheDeviceComputesWrongly) {
     EXPECT_EQ(r.first, "softmax_device_defect") << r.second;
     EXPECT_NE(r.second.find(what), std::string::npos) << r.second;
   };
-  expectRefused(M1CheckOf<float, float>({1, 64, 64}, 0), "a split of one row");
-  expectRefused(M1CheckOf<float, float>({9, 64, 64}, 2304), "tailM 1");
-  expectRefused(M1CheckOf<float, float, true>({1, 128, 100}, 0), "a split of one row");
   expectRefused(M1CheckOf<Half, Half>({1, 64, 64}, 0), "max output is its expSum");
   expectRefused(M1CheckOf<Half, float>({8, 64, 64}, 0), "pre-cast");
   expectRefused(M1CheckOf<Half, float>({4, 32, 32}, 0), "pre-cast");
-  // Not refused: oriSrcK below 64 (a masked WholeReduce a row), splits of several rows.
+  // Not refused: oriSrcK below 64 (a masked WholeReduce a row), splits of several rows, and
+  // float statistics' one-row splits, whose rows are right: their reduceK - 1 copies past the
+  // last row are written (CheckM1OneRow), refused only past the tensors (tensor_bounds, before
+  // anything is written).
+  EXPECT_EQ((M1CheckOf<float, float>({1, 64, 64}, 0).first), "");
+  EXPECT_EQ((M1CheckOf<float, float>({9, 64, 64}, 2304).first), "");
+  EXPECT_EQ((M1CheckOf<float, float, true>({1, 128, 100}, 0).first), "");
+  const auto past = M1CheckOf<float, float>({9, 64, 64}, 2304, true);
+  EXPECT_EQ(past.first, "tensor_bounds") << past.second;
+  EXPECT_NE(past.second.find("a split of one row"), std::string::npos) << past.second;
+  EXPECT_EQ((M1CheckOf<float, float>({9, 64, 40}, 2304, true).first), "");
   EXPECT_EQ((M1CheckOf<float, float>({1, 64, 40}, 0).first), "");
   EXPECT_EQ((M1CheckOf<Half, Half>({1, 64, 63}, 0).first), "");
   EXPECT_EQ((M1CheckOf<float, float>({10, 64, 64}, 2304).first), "");
 }
 
-// Unchecked: the replay's statistics, then what the device leaves: float statistics, the last
-// row's written reduceK - 1 entries past it; half statistics, the row's max = its expSum.
+// The replay's statistics, then what the device leaves: float statistics, the last row's
+// written reduceK - 1 entries past it (checked or unchecked); half statistics (unchecked: checked
+// mode refuses it), the row's max = its expSum.
 template <class T, class S, bool reduceMaxForm = false>
-void CheckM1OneRow(const Shape& s, uint32_t bytes, uint32_t seed) {
-  lngrad::aicore::test::CheckedModeScope unchecked(false);
+void CheckM1OneRow(const Shape& s, uint32_t bytes, uint32_t seed, bool checked = false) {
+  lngrad::aicore::test::CheckedModeScope mode(checked);
   const SoftMaxTiling t = M1Tiling<T, S>(s, false, bytes);
   SCOPED_TRACE(Name(s) + " splitM " + std::to_string(t.splitM) + " tailM " +
                std::to_string(t.tailM));
@@ -407,6 +420,10 @@ TEST(SoftmaxFlashV2M1Defect, UncheckedGivesTheDevicesStatistics) {
   CheckM1OneRow<float, float, true>({1, 600, 600}, 0, 9403);
   CheckM1OneRow<Half, Half>({1, 64, 64}, 0, 9404);
   CheckM1OneRow<Half, Half, true>({1, 528, 520}, 0, 9405);
+  // Checked mode writes float statistics' copies as well (the tensors hold them).
+  CheckM1OneRow<float, float>({1, 64, 64}, 0, 9406, true);
+  CheckM1OneRow<float, float>({9, 64, 64}, 2304, 9407, true);
+  CheckM1OneRow<float, float, true>({1, 600, 600}, 0, 9408, true);
 }
 
 }  // namespace

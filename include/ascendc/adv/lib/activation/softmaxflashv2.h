@@ -659,7 +659,7 @@ void SoftmaxFlashV2(const LocalTensor<D>& dstTensor, const LocalTensor<U>& expSu
   // The basic-block shapes the device computes wrongly: refused in checked mode, before writing.
   sd::CheckFlashV2BasicDefect(basic && !m1 && !sd::RegBase(), run, d);
   // So are the M1 generic path's (softmax_flashv2_nobrc_work.h).
-  if (m1) sd::CheckFlashV2M1Defect<D, U>(isUpdate, basic, run, d);
+  if (m1) sd::CheckFlashV2M1Defect<D, U>(isUpdate, basic, run, d, expSumTensor, maxTensor);
   // The work buffer of the generic split loop on 2201 (softmax_flash_scratch.h).
   constexpr bool generic = !m1 && (config.oriSrcM == 0 || config.oriSrcK == 0);
   // 2002's generic loop: the splits whose NewReduce{Max,Sum}LastNDImpl operands wrap are refused
@@ -728,7 +728,7 @@ void SoftmaxFlashV2(const LocalTensor<T>& dstTensor, const LocalTensor<T>& outRe
     if (isBasicBlock) sd::RefuseBasicK("SoftmaxFlashV2", d);
     if (sd::FlashV2M1On2002("SoftmaxFlashV2")) return;  // the buffer stays marked
     // The caller's tiling, not re-tiled (SoftmaxFlashV2MaxImpl); its splits order the row max.
-    sd::CheckFlashV2M1Defect<T, T>(isUpdate, isBasicBlock, tiling, d);
+    sd::CheckFlashV2M1Defect<T, T>(isUpdate, isBasicBlock, tiling, d, outExpSum, outMax);
     sd::CheckV220Defect("SoftmaxFlashV2", !isBasicBlock, tiling, d);  // softmax_v200_work.h
     sd::FlashV2Rows<T, T, T>(
         isUpdate, sd::BasicRows(isBasicBlock, tiling, d),
