@@ -27,6 +27,7 @@
 
 #include "lib/activation/softmax_grad_work.h"
 #include "lib/activation/softmax_nz.h"
+#include "lib/activation/softmax_nz_work.h"
 
 namespace lngrad::aicore::softmax_detail {
 
@@ -47,62 +48,6 @@ inline AscendC::tiling::SoftMaxTiling GradNzKernelTiling(const AscendC::tiling::
   kt.rangeM = sp.rangeM;
   kt.tailM = sp.tailM;
   return kt;
-}
-
-// ReduceSumLastNZImpl(red, p) of one split: R rows summed into red's 16-lane rows; S rows reached.
-// len: the last fractal's lanes for the tail repeat and the single-fractal WholeReduceSum.
-inline void GradNzReduce(GradWork& w, uint64_t red, uint64_t p, uint32_t rows, uint32_t splitM,
-                         uint32_t blocks, uint32_t len) {
-  const uint64_t step = uint64_t{splitM} * kNzCols;
-  float v[kLanes];
-  if (blocks == 1 && len != kNzCols) {
-    for (uint32_t r = 0; r < splitM; ++r) {  // ReduceSumSingleBlockNZImpl: srcM (S) repeats
-      for (uint32_t l = 0; l < len; ++l) v[l] = w.Get(p + uint64_t{r} * kNzCols + l);
-      w.Set(red + uint64_t{r} * kNzCols, ScalarTree64(v, len));
-    }
-    for (uint32_t r = 0; r < rows; ++r) {  // AlignedColumnBrcbImpl
-      const float s = w.Get(red + uint64_t{r} * kNzCols);
-      for (uint32_t l = 0; l < kNzCols; ++l) w.Set(red + uint64_t{r} * kNzCols + l, s);
-    }
-    return;
-  }
-  const uint64_t n = uint64_t{rows} * kNzCols;
-  uint64_t acc = p;
-  if (blocks > 1) {
-    acc = red;
-    for (uint64_t e = 0; e < n; ++e) w.Set(red + e, w.Get(p + e) * 1.0f);
-    for (uint32_t j = 1; j + 1 < blocks; ++j) {
-      for (uint64_t e = 0; e < n; ++e) w.Set(red + e, w.Get(red + e) + w.Get(p + step * j + e));
-    }
-    const uint64_t whole = uint64_t{rows} / 4 * 4 * kNzCols;  // BinaryComputeWithSpecialMask
-    for (uint64_t e = 0; e < n; ++e) {
-      if (e < whole || e % kNzCols < len) {
-        w.Set(red + e, w.Get(red + e) + w.Get(p + step * (blocks - 1) + e));
-      }
-    }
-  }
-  for (uint32_t r = 0; r < splitM; ++r) {  // ReduceSumBlockNZImpl's Add: srcM (S) rows
-    const uint64_t at = uint64_t{r} * kNzCols;
-    for (uint32_t l = 0; l < 8; ++l)
-      w.Set(red + at + l, w.Get(acc + at + l) + w.Get(acc + at + 8 + l));
-  }
-  for (uint32_t q = 0; q * 8 < splitM; ++q) {  // BlockReduceSum: 8 rows a repeat
-    const uint32_t b = splitM - q * 8 < 8 ? splitM - q * 8 : 8;
-    for (uint32_t i = 0; i < b; ++i) {
-      for (uint32_t l = 0; l < 8; ++l)
-        v[i * 8 + l] = w.Get(red + (uint64_t{q} * 8 + i) * kNzCols + l);
-    }
-    for (uint32_t i = 0; i < b; ++i) w.Set(red + uint64_t{q} * 128 + i, Tree8(v + i * 8));
-  }
-  // BroadCastNZImpl (R % 8 == 0) or ContinuousColumnBrcbImpl: row r's sum from red[128 (r / 8) +
-  // r % 8] to its 16 lanes, a group of 8 rows read before it is written.
-  for (uint32_t g = 0; g * 8 < rows; ++g) {
-    const uint32_t b = rows - g * 8 < 8 ? rows - g * 8 : 8;
-    for (uint32_t i = 0; i < b; ++i) v[i] = w.Get(red + uint64_t{g} * 128 + i);
-    for (uint32_t i = 0; i < b; ++i) {
-      for (uint32_t l = 0; l < kNzCols; ++l) w.Set(red + (uint64_t{g} * 8 + i) * kNzCols + l, v[i]);
-    }
-  }
 }
 
 // Writes the work buffer as the 2201 / 2002 NZ sequence leaves it, for the kernel's tiling kt
@@ -149,7 +94,9 @@ bool LeaveGradNzWork(const char* api, SrcLoc loc, const T* grad, const T* src,
           w.Set(p + step * j + e, w.Get(step * j + e) * w.Get(ss + step * j + e));
       }
     }
-    GradNzReduce(w, red, p, rows, S, blocks, len);
+    // ReduceSumLastNZImpl: the caller's mask from tiling.splitK (all 16 lanes), the tail repeat's
+    // from the reduction's originalSrcK (len).
+    NzWorkReduce(w, red, p, rows, S, blocks, len, false, kNzCols);
     if (front) return;  // the sums go to dst (Cast, DataCopy), not the buffer
     for (uint32_t j = 0; j < blocks; ++j) {
       for (uint64_t e = 0; e < n; ++e) {

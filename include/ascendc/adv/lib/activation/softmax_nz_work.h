@@ -101,9 +101,13 @@ inline float NzLaneMax(const float* v, uint32_t n, uint32_t* lane) {
 }
 
 // Reduce{Max,Sum}LastNZImpl(red, p) of one split: R rows into red's 16-lane rows, S rows reached;
-// len: the last fractal's lanes (its mask on every row).
+// len: the last fractal's lanes (the reduction's lastBlockMaskLen, from its originalSrcK), which
+// masks the tail repeat of BinaryComputeWithSpecialMask; maskLen: the lanes of the caller's
+// special mask, which masks its whole repeats (rows in fours): SoftMax's NZ code builds both from
+// oriSrcK (maskLen = len), SoftmaxGrad's mask from tiling.splitK (all 16 lanes) while its
+// reduction's originalSrcK is oriSrcK (softmax_grad_nz_work.h).
 inline void NzWorkReduce(GradWork& w, uint64_t red, uint64_t p, uint32_t rows, uint32_t splitM,
-                         uint32_t blocks, uint32_t len, bool isMax) {
+                         uint32_t blocks, uint32_t len, bool isMax, uint32_t maskLen) {
   const auto op = [isMax](float a, float b) { return isMax ? (a > b ? a : b) : a + b; };
   const uint64_t step = uint64_t{splitM} * kNzCols;
   float v[kLanes];
@@ -135,8 +139,9 @@ inline void NzWorkReduce(GradWork& w, uint64_t red, uint64_t p, uint32_t rows, u
     for (uint32_t j = 1; j + 1 < blocks; ++j) {
       for (uint64_t e = 0; e < n; ++e) w.Set(red + e, op(w.Get(red + e), w.Get(p + step * j + e)));
     }
-    for (uint64_t e = 0; e < n; ++e) {  // BinaryComputeWithSpecialMask: len lanes of every row
-      if (e % kNzCols < len) {
+    const uint64_t whole = uint64_t{rows} / 4 * 4 * kNzCols;  // BinaryComputeWithSpecialMask
+    for (uint64_t e = 0; e < n; ++e) {
+      if (e % kNzCols < (e < whole ? maskLen : len)) {
         w.Set(red + e, op(w.Get(red + e), w.Get(p + step * (blocks - 1) + e)));
       }
     }
@@ -205,10 +210,10 @@ bool LeaveSoftMaxNzWork(const char* api, SrcLoc loc, const T* src,
         }
       }
     };
-    NzWorkReduce(w, red, 0, rows, S, blocks, len, true);
+    NzWorkReduce(w, red, 0, rows, S, blocks, len, true, len);
     each([&](float x, uint64_t e) { return x - w.Get(red + e); });
     each([](float x, uint64_t) { return ExpOf(x); });
-    NzWorkReduce(w, red, 0, rows, S, blocks, len, false);
+    NzWorkReduce(w, red, 0, rows, S, blocks, len, false, len);
     if constexpr (sizeof(T) == 2) each([&](float x, uint64_t e) { return x / w.Get(red + e); });
   };
   for (uint32_t i = 0; i < kt.rangeM; ++i) split(i * S, S);
