@@ -9,6 +9,7 @@
 // below k / 64, >= 512 with tails), splits with a tail split, float and half, SoftMax with and
 // without statistics, LogSoftMax (K outside [128, 512): its kernel split is not replayed) and
 // the 2002 file's Adds 0 (float SoftMax on Ascend310P1: a -0 maximum stored as +0).
+#include "softmax_nan_rows.h"
 #include "softmax_replay_util.h"
 
 #include "../aicore/sanitizer_off.h"
@@ -19,24 +20,15 @@ using namespace softmax_replay_test;  // NOLINT(build/namespaces)
 
 constexpr const char* k310P = "Ascend310P1";
 
-template <class T>
-T Bits16or32(uint32_t f32, uint16_t f16) {
-  if constexpr (std::is_same_v<T, Half>) {
-    return Half{f16};
-  } else {
-    return lngrad_replay::FromBits(f32);
-  }
-}
-
 // Inputs<T> with rows r % 4 == 0: one quiet NaN; 1: a NaN and a negative NaN of another payload;
 // 2: every value negative, -0 and +0 at two columns (the maximum a zero tie); 3: unchanged. The
 // positions move with the seed and the row over the reduced columns.
 template <class T>
 std::vector<T> NanInputs(uint32_t seed, const Shape& s) {
   std::vector<T> v = Inputs<T>(seed, s);
-  const T nan = Bits16or32<T>(0x7FC00001u, 0x7E01u);
-  const T negNan = Bits16or32<T>(0xFFC00002u, 0xFE02u);
-  const T pz = Bits16or32<T>(0x00000000u, 0x0000u), nz = Bits16or32<T>(0x80000000u, 0x8000u);
+  const T nan = Special<T>(0x7FC00001u, 0x7E01u);
+  const T negNan = Special<T>(0xFFC00002u, 0xFE02u);
+  const T pz = Special<T>(0x00000000u, 0x0000u), nz = Special<T>(0x80000000u, 0x8000u);
   for (uint32_t r = 0; r < s.m; ++r) {
     T* row = v.data() + r * s.k;
     const uint32_t a = (seed * 7 + r * 13) % s.oriK, b = (seed * 3 + r * 29 + 1) % s.oriK;
