@@ -28,6 +28,7 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -102,16 +103,6 @@ class PowerIntScratch {
   void SetScalar(int32_t v) { scalar_value_ = static_cast<uint32_t>(v); }
 
  private:
-  static float F(uint32_t b) {
-    float v;
-    std::memcpy(&v, &b, 4);
-    return v;
-  }
-  static uint32_t B(float v) {
-    uint32_t b;
-    std::memcpy(&b, &v, 4);
-    return b;
-  }
   uint32_t* Tensor(int k) { return w_.data() + e0_ + k * chunk_; }  // expUBIterate = 0, ...
   uint8_t* Mask(int k) { return reinterpret_cast<uint8_t*>(w_.data()) + neg0_ + k * chunk_; }
   // CompareScalar over `rep` whole repeats: on(k) lane k's result (every lane read first).
@@ -168,7 +159,7 @@ class PowerIntScratch {
         const uint32_t xj = static_cast<uint32_t>(x(off + j));
         w = Pow(xj, big[j] + std::min(rem[j], rounds - 1) + 1);
       }
-      return F(w) == 0.0f;
+      return std::bit_cast<float>(w) == 0.0f;
     });
   }
 
@@ -177,9 +168,10 @@ class PowerIntScratch {
     const uint64_t rep = (len * 4 + 255) / 256;
     enum { kE, kO, kR, kT1, kT2, kT3 };
     // InitBulkPowerI: tmpTensor1 = float(y), negMask = its lanes < 0.
-    for (uint64_t j = 0; j < len; ++j) Tensor(kT1)[j] = B(static_cast<float>(y(off + j)));
+    for (uint64_t j = 0; j < len; ++j)
+      Tensor(kT1)[j] = std::bit_cast<uint32_t>(static_cast<float>(y(off + j)));
     const uint32_t* t1 = Tensor(kT1);
-    Cmp(0, rep, [&](uint64_t k) { return F(t1[k]) < 0.0f; });
+    Cmp(0, rep, [&](uint64_t k) { return std::bit_cast<float>(t1[k]) < 0.0f; });
     std::vector<uint32_t> pw(len);
     for (uint64_t j = 0; j < len; ++j) pw[j] = static_cast<uint32_t>(p(off + j));
     // HandleNegativeExpPowerI's CompareIntZero on dst (2201) or tmpTensor3 (2002).
@@ -188,7 +180,7 @@ class PowerIntScratch {
       w_[(neg0_ + 2 * chunk_) / 4] = 0u;  // tmpScalar: the last ReduceSum's +0.0f
       LastZeroPositive2002(off, len, rep, x, y);
       const uint32_t* t3 = Tensor(kT3);
-      Cmp(1, rep, [&](uint64_t k) { return F(t3[k]) == 1.0f; });
+      Cmp(1, rep, [&](uint64_t k) { return std::bit_cast<float>(t3[k]) == 1.0f; });
     } else {
       Cmp(1, rep, [&](uint64_t k) {
         if (k < len) return pw[k] == 0u;
@@ -197,8 +189,8 @@ class PowerIntScratch {
     }
     for (uint64_t j = 0; j < len; ++j) {
       const float q = 1.0f / static_cast<float>(static_cast<int32_t>(pw[j]));
-      Tensor(kE)[j] = B(1.0f);
-      Tensor(kO)[j] = B(q);
+      Tensor(kE)[j] = std::bit_cast<uint32_t>(1.0f);
+      Tensor(kO)[j] = std::bit_cast<uint32_t>(q);
       Tensor(kR)[j] = 0u;
       Tensor(kT1)[j] = static_cast<uint32_t>(FloatToInt32(q, AscendC::RoundMode::CAST_TRUNC));
       Tensor(kT2)[j] = 0u;

@@ -16,6 +16,7 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -127,16 +128,8 @@ class PowerFloatScratch {
   }
   enum Mask { kM1, kM2, kM3, kFiy };
 
-  static uint32_t Bits(float v) {
-    uint32_t b;
-    std::memcpy(&b, &v, 4);
-    return b;
-  }
-  static float Float(uint32_t b) {
-    float v;
-    std::memcpy(&v, &b, 4);
-    return v;
-  }
+  static uint32_t Bits(float v) { return std::bit_cast<uint32_t>(v); }
+  static float Float(uint32_t b) { return std::bit_cast<float>(b); }
   uint32_t* T(int k) { return w_.data() + t1_ + (k - 1) * chunk_; }  // tmp1..tmp4
   uint8_t* M(Mask m) { return reinterpret_cast<uint8_t*>(w_.data()) + mask0_ + m * chunk_; }
 
