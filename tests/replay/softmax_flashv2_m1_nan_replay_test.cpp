@@ -300,12 +300,33 @@ std::pair<std::string, std::string> M1CheckOf(const Shape& s, uint32_t bytes, bo
           f.max.SetSize(s.m);
         }
         const AscendC::SoftMaxShapeInfo si{s.m, s.k, s.m, s.oriK};
-        if constexpr (reduceMaxForm) {
-          AscendC::SoftmaxFlashV2<Dev<T>, false, false, false, false, kNoBrc>(
-              f.dst, f.em, f.sum, f.max, f.src, f.em, f.sum, f.max, f.tmp, t, si);
-        } else {
-          AscendC::SoftmaxFlashV2<Dev<T>, false, false, false, false, kNoBrc>(
-              f.dst, f.sum, f.max, f.src, f.em, f.sum, f.max, f.tmp, t, si);
+        // Every output's bytes before the call: a refused call must leave them all.
+        const auto bytesOf = [](const auto& v) {
+          const auto* p = reinterpret_cast<const uint8_t*>(v.HostPtr());
+          return std::vector<uint8_t>(p, p + v.GetSize() * sizeof(*v.HostPtr()));
+        };
+        const auto outputs = [&] {
+          return std::vector{bytesOf(f.dst), bytesOf(f.sum), bytesOf(f.max), bytesOf(f.em),
+                             bytesOf(f.tmp)};
+        };
+        for (const auto& v :
+             {f.dst.template ReinterpretCast<uint8_t>(), f.sum.template ReinterpretCast<uint8_t>(),
+              f.max.template ReinterpretCast<uint8_t>(), f.em.template ReinterpretCast<uint8_t>(),
+              f.tmp}) {
+          std::fill_n(v.HostPtr(), v.GetSize(), uint8_t{0xA5});
+        }
+        const auto before = outputs();
+        try {
+          if constexpr (reduceMaxForm) {
+            AscendC::SoftmaxFlashV2<Dev<T>, false, false, false, false, kNoBrc>(
+                f.dst, f.em, f.sum, f.max, f.src, f.em, f.sum, f.max, f.tmp, t, si);
+          } else {
+            AscendC::SoftmaxFlashV2<Dev<T>, false, false, false, false, kNoBrc>(
+                f.dst, f.sum, f.max, f.src, f.em, f.sum, f.max, f.tmp, t, si);
+          }
+        } catch (const lngrad::aicore::KernelCheckError&) {
+          EXPECT_TRUE(outputs() == before) << "the refused call wrote";
+          throw;
         }
       },
       k910B);
