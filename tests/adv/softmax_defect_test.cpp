@@ -10,7 +10,9 @@
 // Unchecked) and its constant-shape config path (refused).
 // On 2201 (V220Defect, CheckV220Defect): the same operands but for oriSrcK in [64, 128), in
 // SoftMax, LogSoftMax, SoftmaxFlash, SoftmaxFlashV2 (generic and WITHOUT_BRC) and SoftmaxFlashV3;
-// refused in checked mode, unchecked lngrad's rows.
+// refused in checked mode; unchecked SoftMax, LogSoftMax and SoftmaxFlash without update follow
+// the device (replay.SoftMaxV220Replay.WrappedOperandsFollowTheDeviceUnchecked), the others
+// keep lngrad's rows.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -256,7 +258,7 @@ TEST(SoftMaxDefectApi, SoftmaxFlashV2ConfigIsRefusedOn2002) {
 // On 2201 (membase/v220 softmax_common_nd_reduce.h) the same uint8_t operands, but for oriSrcK
 // in [64, 128): FirstBlockCopyImpl is a Copy with uint16_t strides there, so oriSrcK 127 runs
 // where 2002 refuses it. srcK / 8 above 255 blocks with oriSrcK in [128, 512) and two or more
-// rows a split: the first Max/Add's repeat stride wraps (refused; unchecked lngrad's rows).
+// rows a split: the first Max/Add's repeat stride wraps (refused; unchecked as the header says).
 TEST(SoftMaxDefectApi, RepeatStridesAbove255BlocksAreRefusedOn2201) {
   for (const Api api : {Api::kSoftMax, Api::kSoftMaxNoStats, Api::kLog, Api::kFlash, Api::kFlashV2,
                         Api::kFlashV2Update}) {

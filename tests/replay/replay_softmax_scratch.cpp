@@ -67,8 +67,10 @@ void Accumulate(float* tmp, const float* src, const Rows& p, BinOp op) {
         }
       }
     }
+    // BigBlockReduce*'s remainRepeat is a uint8_t: split - 8 mod 256 chunks after the first 8.
+    const uint32_t last = kBig / kRep + static_cast<uint8_t>(split - kBig / kRep);
     for (uint32_t j = 0; j < p.m; ++j) {
-      for (uint32_t c = kBig / kRep; c < split; ++c) {  // dst = op(src chunk, dst)
+      for (uint32_t c = kBig / kRep; c < last; ++c) {  // dst = op(src chunk, dst)
         for (uint32_t l = 0; l < kRep; ++l) {
           tmp[j * kRep + l] =
               op(src[kBig + j * p.srcK + (c - kBig / kRep) * kRep + l], tmp[j * kRep + l]);
@@ -76,21 +78,26 @@ void Accumulate(float* tmp, const float* src, const Rows& p, BinOp op) {
       }
     }
   } else if (p.oriK >= 2 * kRep) {
-    for (uint32_t i = 0; i < p.m; ++i) {
+    // The first Max/Add and NextBlock*'s repeats over the rows take (uint8_t)m repeats and the
+    // uint8_t repeat stride (uint8_t)(srcK / 8) blocks: repeat i reads at i * step (the rows
+    // from m mod 256 on keep what tmp held).
+    const uint32_t reps = static_cast<uint8_t>(p.m);
+    const uint32_t step = static_cast<uint8_t>(p.srcK / kBlk) * kBlk;
+    for (uint32_t i = 0; i < reps; ++i) {
       for (uint32_t l = 0; l < kRep; ++l) {
-        tmp[i * kRep + l] = op(src[i * p.srcK + l], src[i * p.srcK + kRep + l]);
+        tmp[i * kRep + l] = op(src[i * step + l], src[i * step + kRep + l]);
       }
     }
-    if (p.m > split) {  // repeats over the rows, chunk by chunk: dst = op(dst, src)
+    if (reps > split) {  // repeats over the rows, chunk by chunk: dst = op(dst, src)
       for (uint32_t c = 2; c < split; ++c) {
-        for (uint32_t i = 0; i < p.m; ++i) {
+        for (uint32_t i = 0; i < reps; ++i) {
           for (uint32_t l = 0; l < kRep; ++l) {
-            tmp[i * kRep + l] = op(tmp[i * kRep + l], src[i * p.srcK + c * kRep + l]);
+            tmp[i * kRep + l] = op(tmp[i * kRep + l], src[i * step + c * kRep + l]);
           }
         }
       }
-    } else {  // row by row, repeats over the chunks: dst = op(src, dst)
-      for (uint32_t j = 0; j < p.m; ++j) {
+    } else {  // row by row (the first (uint8_t)m), repeats over the chunks: dst = op(src, dst)
+      for (uint32_t j = 0; j < reps; ++j) {
         for (uint32_t c = 2; c < split; ++c) {
           for (uint32_t l = 0; l < kRep; ++l) {
             tmp[j * kRep + l] =

@@ -10,6 +10,10 @@
 // (LogSoftMaxNDImpl, LogSoftMaxGenericNDImpl, GenericLogNDImpl); no code shared with src/ or
 // include/.
 //
+// Session 23 (u22): the reductions' uint8_t operands as they wrap (the first Max/Add's and
+// NextBlock*'s repeat count and repeat stride, BigBlockReduce*'s remainRepeat), re-read from the
+// same files by the helper who also made lngrad follow them unchecked (softmax_v220_device.h).
+//
 // The replay runs every instruction of every split over the memory it is given, so values a
 // step reads before the kit's code wrote them (Brcb's read of the statistics block past the
 // split's rows) come from that memory as it stood.

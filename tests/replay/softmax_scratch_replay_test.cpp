@@ -11,7 +11,8 @@
 // zero) with NaN, +-inf, +-0 and subnormals in the padding columns past oriSrcK. Compared bit for
 // bit: the whole work buffer (the bytes the kit's code does not write keep their 0xa5 fill), dst
 // with 40 elements past it, sum and max with 40 past them (they start as a pattern, which the
-// kit's broadcast reads past a split's rows), and src.
+// kit's broadcast reads past a split's rows), and src. Unchecked, the splits whose uint8_t
+// operands wrap (WrappedOperandsFollowTheDeviceUnchecked; session 23, u22).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -38,6 +39,9 @@ using softmax_replay_test::Shape;
 constexpr uint8_t kFill = 0xa5;
 constexpr uint32_t kPast = 40;
 constexpr const char* kSoc = "Ascend910B1";
+
+// Float calls with dst = src (the in-place rows of WrappedOperandsFollowTheDeviceUnchecked).
+bool gInPlace = false;
 
 // The state of every tensor of one call, as bytes of floats.
 struct Mem {
@@ -93,7 +97,7 @@ Mem RunKernel(const Shape& s, const Mem& in, const SoftMaxTiling& tiling, bool s
     AscendC::TPipe pipe;
     AscendC::TBuf<> bs, bd, bsum, bmax, bt, filler;
     pipe.InitBuffer(bs, Aligned32(in.src.size() * 4));
-    pipe.InitBuffer(bd, Aligned32(in.dst.size() * 4));
+    if (!gInPlace) pipe.InitBuffer(bd, Aligned32(in.dst.size() * 4));
     if (stats) {
       pipe.InitBuffer(bsum, Aligned32(in.sum.size() * 4));
       pipe.InitBuffer(bmax, Aligned32(in.max.size() * 4));
@@ -101,9 +105,10 @@ Mem RunKernel(const Shape& s, const Mem& in, const SoftMaxTiling& tiling, bool s
     LocalTensor<uint8_t> tmp;
     rp::scratch_test::TakeScratch(pipe, bt, filler, stack, tmpBytes, &tmp);
     if (::testing::Test::HasFatalFailure()) return;
-    LocalTensor<float> src = bs.Get<float>(in.src.size()), dst = bd.Get<float>(in.dst.size());
+    LocalTensor<float> src = bs.Get<float>(in.src.size());
+    LocalTensor<float> dst = gInPlace ? src : bd.Get<float>(in.dst.size());
     std::copy(in.src.begin(), in.src.end(), src.HostPtr());
-    std::copy(in.dst.begin(), in.dst.end(), dst.HostPtr());
+    if (!gInPlace) std::copy(in.dst.begin(), in.dst.end(), dst.HostPtr());
     std::copy(in.tmp.begin(), in.tmp.end(), tmp.HostPtr());
     const AscendC::SoftMaxShapeInfo shape{s.m, s.k, s.m, s.oriK};
     LocalTensor<float> sum, max;
@@ -127,7 +132,7 @@ Mem RunKernel(const Shape& s, const Mem& in, const SoftMaxTiling& tiling, bool s
       AscendC::SoftMax<float, kReuse>(dst, src, tmp, tiling, shape);
     }
     std::copy(src.HostPtr(), src.HostPtr() + g.src.size(), g.src.begin());
-    std::copy(dst.HostPtr(), dst.HostPtr() + g.dst.size(), g.dst.begin());
+    if (!gInPlace) std::copy(dst.HostPtr(), dst.HostPtr() + g.dst.size(), g.dst.begin());
     if (stack) {
       ASSERT_TRUE((AscendC::PopStackBuffer<uint8_t, AscendC::TPosition::VECCALC>(tmp)));
     }
@@ -162,7 +167,8 @@ void Compare(const Shape& s, uint32_t tmpBytes, bool stack, bool stats, Tiling h
       std::string(log ? "Log" : "") + "SoftMax<float" + std::string(kReuse ? ", reuse" : "") +
       "> " + softmax_replay_test::Name(s) + (stats ? " with" : " without") + " statistics, work " +
       std::to_string(tmpBytes) + (stack ? " (stack)" : " (sharedTmpBuffer)") +
-      (how == Tiling::kRetile ? ", re-tile" : ", host tiling") + (specials ? ", NaN/±0 rows" : "");
+      (how == Tiling::kRetile ? ", re-tile" : ", host tiling") + (specials ? ", NaN/±0 rows" : "") +
+      (gInPlace ? ", in place" : "");
   SCOPED_TRACE(what);
   const Mem in = Initial(s, seed, tmpBytes, stats, specials);
   SoftMaxTiling tiling{};
@@ -176,7 +182,7 @@ void Compare(const Shape& s, uint32_t tmpBytes, bool stack, bool stats, Tiling h
   ASSERT_GT(t.splitM, 0u);
   Mem want = in;
   rp::SmxFloatWork io{want.src.data(),
-                      want.dst.data(),
+                      gInPlace ? want.src.data() : want.dst.data(),
                       stats ? want.sum.data() : nullptr,
                       stats ? want.max.data() : nullptr,
                       reinterpret_cast<float*>(want.tmp.data()),
@@ -428,5 +434,50 @@ TEST(SoftMaxScratchReplay, FloatWithStatisticsOn2201) { Sweep<false>(true); }
 TEST(SoftMaxScratchReplay, FloatWithoutStatisticsOn2201) { Sweep<false>(false); }
 
 TEST(SoftMaxScratchReplay, FloatReuseSourceWithoutStatisticsOn2201) { Sweep<true>(false); }
+
+// The splits the 2201 reductions get wrong (softmax_v200_work.h V220Defect; checked mode refuses
+// them, tests/adv softmax_defect_test.cpp): unchecked, lngrad follows the device's wrapped
+// uint8_t operands (softmax_v220_device.h) and gives its work buffer, dst and statistics, bit for
+// bit against the replay. srcK 2048 (srcK / 8 = 256 blocks: the first Max/Add's repeat stride
+// wraps to 0) with oriSrcK 128 and 200 and splits of several rows (the larger buffers; the
+// minimum's splits of one row are right and compared too); one row of oriSrcK 16896 and 17000
+// (BigBlockReduce*'s remainRepeat 256 and 257: 8 + 0 and 8 + 1 chunks), in place. Float with
+// and without statistics (isReuseSource too), both overloads, the re-tile and the host tiling,
+// LogSoftMax; half data with half, float and no statistics, LogSoftMax.
+TEST(SoftMaxV220Replay, WrappedOperandsFollowTheDeviceUnchecked) {
+  const bool was = lngrad::aicore::CheckedMode();
+  lngrad::aicore::SetCheckedMode(false);
+  uint32_t seed = 5000;
+  for (const Shape& s : {Shape{3, 2048, 128}, Shape{3, 2048, 200}}) {
+    for (const uint32_t bytes : Sizes(s)) {
+      for (const bool stats : {false, true}) {
+        Compare<false>(s, bytes, false, stats, Tiling::kRetile, ++seed);
+        Compare<false>(s, bytes, bytes % 32 == 0, stats, Tiling::kRetile, ++seed);
+        Compare<false>(s, bytes, false, stats, Tiling::kHost, ++seed);
+      }
+      Compare<true>(s, bytes, false, false, Tiling::kRetile, ++seed);
+      Compare<false>(s, bytes, false, true, Tiling::kRetile, ++seed, true);
+    }
+    for (const uint32_t bytes : HalfSizes(s)) {
+      for (const bool stats : {false, true}) {
+        CompareHalf<rp::Half>(s, bytes, false, stats, Tiling::kRetile, ++seed);
+      }
+      CompareHalf<float>(s, bytes, false, true, Tiling::kRetile, ++seed);
+      CompareHalf<rp::Half>(s, bytes, false, true, Tiling::kRetile, ++seed, true);
+    }
+  }
+  gInPlace = true;
+  for (const Shape& s : {Shape{1, 16896, 16896}, Shape{1, 17000, 17000}}) {
+    const uint32_t bytes = Sizes(s)[0];
+    for (const bool stats : {false, true}) {
+      Compare<false>(s, bytes, false, stats, Tiling::kRetile, ++seed);
+    }
+    Compare<false>(s, bytes, false, true, Tiling::kRetile, ++seed, true);
+  }
+  gInPlace = false;
+  CompareHalf<rp::Half>({1, 16896, 16896}, 70000, false, true, Tiling::kRetile, ++seed);
+  CompareHalf<float>({1, 17000, 17000}, 70000, false, true, Tiling::kRetile, ++seed);
+  lngrad::aicore::SetCheckedMode(was);
+}
 
 }  // namespace

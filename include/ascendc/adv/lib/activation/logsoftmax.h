@@ -40,12 +40,12 @@ void LogSoftMax(const LocalTensor<T>& dst, const LocalTensor<T>& sum, const Loca
   // The work buffer on 2201 and 2002 (softmax_work.h, softmax_v200_work.h; LogSoftMaxNDImpl's
   // splits); elsewhere marked. The splits the 2002 sequence gets wrong: refused in checked mode,
   // unchecked the device's results (softmax_v200_work.h V200Defect, V200Store); the 2201 ones
-  // refused in checked mode, unchecked lngrad's rows (CheckV220Defect).
+  // refused in checked mode, unchecked the device's rows (CheckV220Defect, SoftMaxWorkV220).
   sd::CheckV220Defect("LogSoftMax", true, kt, d);
   sd::RowExps rowExps;
   sd::V200Device dev;
-  if (sd::SoftMaxWork<T, T>("LogSoftMax", loc, kt, d, src, &sum, &max, sharedTmpBuffer, true,
-                            &rowExps) ||
+  if (sd::SoftMaxWorkV220<T, T>("LogSoftMax", loc, kt, d, src, &sum, &max, sharedTmpBuffer, true,
+                                &rowExps) ||
       sd::SoftMaxWorkV200<T, T>("LogSoftMax", loc, kt, d, src, &sum, &max, sharedTmpBuffer, true,
                                 &dev)) {
     leave.Modelled();

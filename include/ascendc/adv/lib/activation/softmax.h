@@ -28,6 +28,7 @@
 #include "lib/activation/softmax_nz_work.h"
 #include "lib/activation/softmax_work.h"
 #include "lib/activation/softmax_v200_work.h"
+#include "lib/activation/softmax_v220_device.h"
 
 namespace lngrad::aicore::softmax_detail {
 
@@ -353,12 +354,12 @@ void SoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
   // The splits the 2002 sequence gets wrong: refused in checked mode; unchecked, dev holds the
   // device's results, stored over SoftMaxRows's (softmax_v200_work.h V200Defect).
   // The splits the 2201 sequence gets wrong: refused in checked mode (softmax_v200_work.h
-  // CheckV220Defect); unchecked lngrad's rows stand.
+  // CheckV220Defect); unchecked, rowExps holds the device's rows (softmax_v220_device.h).
   sd::CheckV220Defect("SoftMax", !basic, kt, d);
   sd::RowExps rowExps;
   sd::V200Device dev;
-  if (!basic && (sd::SoftMaxWork<D, U>("SoftMax", loc, kt, d, srcTensor, &sumTensor, &maxTensor,
-                                       sharedTmpBuffer, false, &rowExps) ||
+  if (!basic && (sd::SoftMaxWorkV220<D, U>("SoftMax", loc, kt, d, srcTensor, &sumTensor, &maxTensor,
+                                           sharedTmpBuffer, false, &rowExps) ||
                  sd::SoftMaxWorkV200<D, U>("SoftMax", loc, kt, d, srcTensor, &sumTensor, &maxTensor,
                                            sharedTmpBuffer, false, &dev))) {
     leave.Modelled();
@@ -426,12 +427,12 @@ void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
   // isBasicBlock); elsewhere marked. (On 2201 the config's generic path as above:
   // SingleSoftMaxImpl's loop with oriK the config's; 2002 does not read the config.)
   // The splits the 2002 sequence gets wrong: as with statistics (V200Defect, V200Store); the
-  // 2201 ones refused in checked mode as well (CheckV220Defect).
+  // 2201 ones as well (CheckV220Defect, SoftMaxWorkV220).
   sd::CheckV220Defect("SoftMax", true, kt, d);
   sd::RowExps rowExps;
   sd::V200Device dev;
-  if (sd::SoftMaxWork<T, T>("SoftMax", loc, kt, d, srcTensor, nullptr, nullptr, sharedTmpBuffer,
-                            false, &rowExps) ||
+  if (sd::SoftMaxWorkV220<T, T>("SoftMax", loc, kt, d, srcTensor, nullptr, nullptr, sharedTmpBuffer,
+                                false, &rowExps) ||
       sd::SoftMaxWorkV200<T, T>("SoftMax", loc, kt, d, srcTensor, nullptr, nullptr, sharedTmpBuffer,
                                 false, &dev)) {
     leave.Modelled();

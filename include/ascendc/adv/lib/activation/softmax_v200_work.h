@@ -37,7 +37,8 @@
 // config path run the same reductions: refused in checked mode (CheckFlashV2V200Defect); unchecked
 // both follow the device (FlashV2DeviceV200, V200Store). The 2201 reductions wrap the same way but
 // for oriSrcK in [64, 128) (V220Defect, one rule with NdReduceDefect): refused in checked mode
-// (CheckV220Defect), not followed unchecked.
+// (CheckV220Defect); unchecked, SoftMax, LogSoftMax and SoftmaxFlash without update follow the
+// device (softmax_v220_device.h), SoftmaxFlashV2 and SoftmaxFlashV3 not (open).
 #pragma once
 
 #include <algorithm>
@@ -252,8 +253,9 @@ inline void CheckFlashV2V200Defect(bool generic, const AscendC::tiling::SoftMaxT
 }
 
 // The 2201 generic loops (SoftMax, LogSoftMax, SoftmaxFlashV2's generic and WITHOUT_BRC loops,
-// SoftmaxFlashV3): CheckNdReduceDefect with V220Defect. Unchecked, lngrad's rows stand (the
-// device's wrapped sequence is not followed: open).
+// SoftmaxFlashV3): CheckNdReduceDefect with V220Defect. Unchecked, SoftMax, LogSoftMax and
+// SoftmaxFlash without update follow the device's wrapped sequence (softmax_v220_device.h
+// SoftMaxWorkV220); SoftmaxFlashV2's loops and SoftmaxFlashV3 keep lngrad's rows (open).
 inline void CheckV220Defect(const char* api, bool generic, const AscendC::tiling::SoftMaxTiling& t,
                             const Dims& d) {
   CheckNdReduceDefect(api, NpuArch::k2201, generic, t, d);

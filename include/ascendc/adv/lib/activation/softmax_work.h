@@ -17,7 +17,9 @@
 // max and sum (softmax_common.h NdRowMax, RowSum; RowExps, computed once and handed to
 // SoftMaxRows), so the buffer agrees with the results. The splits whose uint8_t operands wrap on
 // the device (softmax_v200_work.h V220Defect) are refused in checked mode before this runs;
-// unchecked, this writes lngrad's rows for them, not the device's (open).
+// unchecked, softmax_v220_device.h SoftMaxWorkV220 hands this the device's wrapped accumulators
+// (WorkAccFn) and the rows' max, exponentials and sum come from them, split by split
+// (WorkSplitDevice), so the buffer, dst and the statistics are the device's.
 #pragma once
 
 #include <algorithm>
@@ -65,15 +67,25 @@ inline void WorkLanes(WorkOp op, const float* x, uint32_t oriK, bool chunkFirst,
   for (uint32_t l = 0; l < tail; ++l) acc[l] = WorkApply(op, acc[l], x[chunks * kLanes + l]);
 }
 
-// One reduction pass over the split's m rows (x: rows of stride k), its row values v; stat: the
-// split's statistics block (dstK = 8 or 16 floats a row), tmp: the accumulators.
-inline void WorkPass(WorkOp op, const float* x, uint32_t k, uint32_t m, uint32_t oriK,
-                     uint32_t dstK, const float* v, float* stat, float* tmp) {
-  if (oriK >= kLanes) {
-    for (uint32_t i = 0; i < m; ++i) {
-      WorkLanes(op, x + uint64_t{i} * k, oriK, m <= oriK / kLanes, tmp + uint64_t{i} * kLanes);
-    }
+// BasicBlockReduce*Impl's row values v from the accumulators of m rows (oriK >= 64): one row:
+// WholeReduce of its 64 lanes; more: BlockReduce in place (tmp[8 r + b]), then each row's 8.
+inline void WorkRowValues(WorkOp op, uint32_t m, float* tmp, float* v) {
+  if (m == 1) {
+    v[0] = op == WorkOp::kSum ? ScalarTree64(tmp, kLanes) : LaneMax(tmp, kLanes);
+    return;
   }
+  for (uint32_t r = 0; r < m; ++r) {
+    float b[8];
+    for (uint32_t q = 0; q < 8; ++q) b[q] = WorkBlock(op, tmp + uint64_t{r} * kLanes + 8 * q);
+    std::copy(b, b + 8, tmp + uint64_t{r} * 8);
+  }
+  for (uint32_t r = 0; r < m; ++r) v[r] = WorkBlock(op, tmp + uint64_t{r} * 8);
+}
+
+// The statistics block stat of a split of m rows (dstK = 8 or 16 floats a row) from its row
+// values v, and AlignedBroadCastImpl over tmp (header).
+inline void WorkBroadcast(uint32_t m, uint32_t oriK, uint32_t dstK, const float* v, float* stat,
+                          float* tmp) {
   const bool one = m == 1 && oriK >= kLanes;
   for (uint32_t r = 0; r < (one ? dstK : m); ++r) stat[r] = v[one ? 0 : r];
   if (m == 1 && oriK > kLanes) return;
@@ -86,6 +98,24 @@ inline void WorkPass(WorkOp op, const float* x, uint32_t k, uint32_t m, uint32_t
   }
   std::copy(tmp, tmp + uint64_t{m} * dstK, stat);
 }
+
+// One reduction pass over the split's m rows (x: rows of stride k), its row values v; stat: the
+// split's statistics block (dstK = 8 or 16 floats a row), tmp: the accumulators.
+inline void WorkPass(WorkOp op, const float* x, uint32_t k, uint32_t m, uint32_t oriK,
+                     uint32_t dstK, const float* v, float* stat, float* tmp) {
+  if (oriK >= kLanes) {
+    for (uint32_t i = 0; i < m; ++i) {
+      WorkLanes(op, x + uint64_t{i} * k, oriK, m <= oriK / kLanes, tmp + uint64_t{i} * kLanes);
+    }
+  }
+  WorkBroadcast(m, oriK, dstK, v, stat, tmp);
+}
+
+// The accumulators of a split's m rows (x: rows of stride k) as the device's wrapped uint8_t
+// operands leave them (softmax_v220_device.h V220Acc); SoftMaxWork's passes take them instead
+// of WorkLanes's for the splits the 2201 sequence gets wrong (unchecked mode).
+using WorkAccFn = void (*)(WorkOp op, const float* x, uint32_t k, uint32_t m, uint32_t oriK,
+                           float* tmp);
 
 // The floats a split of m rows writes from tmp: its accumulators or its broadcast blocks.
 inline uint64_t WorkTmpFloats(uint32_t m, uint32_t oriK, uint32_t dstK) {
@@ -139,6 +169,14 @@ struct RowExps {
     ExpInPlace(e);
     for (uint32_t r = 0; r < m; ++r) sm[r] = RowSum(e.data() + RedAt(d, r), d.oriK, false);
   }
+  // The sizes of d's rows, for SoftMaxWork's device passes to fill split by split.
+  void Size(const Dims& d) {
+    m = d.m;
+    k = d.k;
+    e.resize(uint64_t{m} * k);
+    mx.resize(m);
+    sm.resize(m);
+  }
   const float* Row(uint32_t r) const { return e.data() + uint64_t{r} * k; }
   // The first row of the split holding row r (SplitRowsAt's splits).
   static uint32_t SplitStart(const Dims& d, uint32_t r) {
@@ -173,6 +211,31 @@ struct WorkRows {
     if (log) Log10InPlace(q);
   }
 };
+
+// One split of m rows from row0 (x: its source as floats, rows of d.k) on the device's wrapped
+// operands (acc, unchecked, the splits the 2201 sequence gets wrong): the max pass (the
+// accumulators, BasicBlockReduceMaxImpl's row values, the broadcast into maxAt), the Sub of
+// each row's max over its d.k columns and the Exp into ex's rows (GenericSubNDImpl: every lane
+// of a row's block holds its value), the sum pass over those exponentials (into sumAt); ex gets
+// the split's max, exponentials and sum, which SoftMaxRows then divides.
+inline void WorkSplitDevice(WorkAccFn acc, const std::vector<float>& x, uint32_t row0, uint32_t m,
+                            const Dims& d, uint32_t dstK, RowExps& ex, float* maxAt, float* sumAt,
+                            float* tmp) {
+  std::vector<float> v(m);
+  acc(WorkOp::kMax, x.data(), d.k, m, d.oriK, tmp);
+  WorkRowValues(WorkOp::kMax, m, tmp, v.data());
+  WorkBroadcast(m, d.oriK, dstK, v.data(), maxAt, tmp);
+  std::copy(v.begin(), v.end(), ex.mx.begin() + row0);
+  const uint64_t n = uint64_t{m} * d.k;
+  std::vector<float> e(n);
+  for (uint64_t j = 0; j < n; ++j) e[j] = x[j] - v[j / d.k];
+  ExpInPlace(e);
+  std::copy(e.begin(), e.end(), ex.e.begin() + uint64_t{row0} * d.k);
+  acc(WorkOp::kSum, e.data(), d.k, m, d.oriK, tmp);
+  WorkRowValues(WorkOp::kSum, m, tmp, v.data());
+  WorkBroadcast(m, d.oriK, dstK, v.data(), sumAt, tmp);
+  std::copy(v.begin(), v.end(), ex.sm.begin() + row0);
+}
 
 // The kit's split loop over a tiling (SoftMaxNDExtImpl, SingleSoftMaxImpl): rangeM splits of splitM
 // rows, then a split of tailM rows when there is one (rangeM 0: one split of splitM rows).
@@ -216,13 +279,15 @@ bool WorkFits(const AscendC::tiling::SoftMaxTiling& t, const Dims& d, uint64_t n
 // statistics), a tiling whose splitK or srcK is not the shape's or whose splitSize is not splitM
 // rows, no rows. pre (when given): gets the rows' max, exponentials and sum (RowExps), for
 // SoftMaxRows; its redK (set by the caller: the constant-shape config's ReduceLastND) is the
-// reductions' row stride (statNum != statDen: not modelled).
+// reductions' row stride (statNum != statDen: not modelled). wrapped (softmax_v220_device.h
+// SoftMaxWorkV220, unchecked, a tiling V220Defect names; redK 0): the passes take the device's
+// accumulators from it and pre gets the device's rows, split by split (WorkSplitDevice).
 template <typename T, typename U>
 bool SoftMaxWork(const char* api, SrcLoc loc, const AscendC::tiling::SoftMaxTiling& t,
                  const Dims& d, const AscendC::LocalTensor<T>& srcT,
                  const AscendC::LocalTensor<U>* sumT, const AscendC::LocalTensor<U>* maxT,
-                 const AscendC::LocalTensor<uint8_t>& tmp, bool log = false,
-                 RowExps* pre = nullptr) {
+                 const AscendC::LocalTensor<uint8_t>& tmp, bool log = false, RowExps* pre = nullptr,
+                 WorkAccFn wrapped = nullptr) {
   const bool stats = sumT != nullptr;
   const WorkLayout w = WorkLayoutOf<T, U>(t, stats);
   const bool k16 = t.reduceK == 16 && std::is_same_v<T, half> && w.statIn;
@@ -243,13 +308,17 @@ bool SoftMaxWork(const char* api, SrcLoc loc, const AscendC::tiling::SoftMaxTili
   RowExps& ex = pre != nullptr ? *pre : own;
   Dims all = WithSplits(d, t);
   all.m = t.rangeM == 0 ? t.splitM : t.rangeM * t.splitM + t.tailM;
-  ex.Compute(srcT.HostPtr(), all);
+  if (wrapped != nullptr && ex.redK == 0) {
+    ex.Size(all);
+  } else {
+    wrapped = nullptr;
+    ex.Compute(srcT.HostPtr(), all);
+  }
   auto* work = reinterpret_cast<float*>(tmp.HostPtr());
   std::vector<float> statMax, statSum;
   WorkRows rows;
   ForEachSplit(t, [&](uint64_t o1, uint64_t o2, uint32_t m) {
     const auto row0 = static_cast<uint32_t>(o1 / d.k);
-    rows.Load(srcT.HostPtr() + o1, row0, m, ex, w.copy, log);
     float* maxAt = work + w.statAt;
     float* sumAt = work + w.statAt;
     if (!w.statIn) {  // copies of the float statistics tensors' blocks
@@ -259,9 +328,16 @@ bool SoftMaxWork(const char* api, SrcLoc loc, const AscendC::tiling::SoftMaxTili
       sumAt = statSum.data();
     }
     float* acc = work + w.tmpAt;
+    if (wrapped != nullptr) {
+      LoadRow(rows.x, srcT.HostPtr() + o1, m * d.k);
+      WorkSplitDevice(wrapped, rows.x, row0, m, d, dstK, ex, maxAt, sumAt, acc);
+    }
+    rows.Load(srcT.HostPtr() + o1, row0, m, ex, w.copy, log);
     const uint32_t rk = ex.redK == 0 ? d.k : ex.redK;  // the reductions' row stride
-    WorkPass(WorkOp::kMax, rows.x.data(), rk, m, d.oriK, dstK, ex.mx.data() + row0, maxAt, acc);
-    WorkPass(WorkOp::kSum, ex.Row(row0), rk, m, d.oriK, dstK, ex.sm.data() + row0, sumAt, acc);
+    if (wrapped == nullptr) {
+      WorkPass(WorkOp::kMax, rows.x.data(), rk, m, d.oriK, dstK, ex.mx.data() + row0, maxAt, acc);
+      WorkPass(WorkOp::kSum, ex.Row(row0), rk, m, d.oriK, dstK, ex.sm.data() + row0, sumAt, acc);
+    }
     if (w.copy) std::copy(rows.q.begin(), rows.q.end(), work);
   });
   san::Instr rec(Pipe::kV, api, loc);

@@ -261,11 +261,13 @@ SoftmaxFlash(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
     // (V200Defect) are refused in checked mode before anything is written; unchecked, dev holds
     // the device's dst and statistics, stored over SoftMaxRows's (V200Store), as SoftMax's.
     const SoftMaxTiling kt = sd::FlashKernelTiling(tiling, dims, blk, floats, isBasicBlock, false);
-    sd::CheckV220Defect("SoftmaxFlash", true, kt, dims);  // 2201's: refused, as SoftMax's
+    // 2201's: refused, unchecked the device's rows (rowExps), as SoftMax's.
+    sd::CheckV220Defect("SoftmaxFlash", true, kt, dims);
     sd::V200Device dev;
+    sd::RowExps rowExps;
     if (kt.splitM != 0 &&
-        (sd::SoftMaxWork<D, U>("SoftmaxFlash", loc, kt, dims, srcTensor, &sumTensor, &maxTensor,
-                               sharedTmpBuffer) ||
+        (sd::SoftMaxWorkV220<D, U>("SoftmaxFlash", loc, kt, dims, srcTensor, &sumTensor, &maxTensor,
+                                   sharedTmpBuffer, false, &rowExps) ||
          sd::SoftMaxWorkV200<D, U>("SoftmaxFlash", loc, kt, dims, srcTensor, &sumTensor, &maxTensor,
                                    sharedTmpBuffer, false, &dev))) {
       leave.Modelled();
@@ -274,7 +276,8 @@ SoftmaxFlash(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
     // shape's tiling), as SoftMax: the 2201/2002 order depends on a split's rows.
     sd::SoftMaxRows<D, U>("SoftmaxFlash", false, sd::Finish::kDiv, dstTensor, &sumTensor,
                           &maxTensor, srcTensor, &sharedTmpBuffer,
-                          sd::WithSplits(sd::RegBasicDims(regBasic, dims), kt), loc);
+                          sd::WithSplits(sd::RegBasicDims(regBasic, dims), kt), loc, false,
+                          &rowExps);
     sd::V200Store<D, U>(dev, dstTensor, &sumTensor, &maxTensor);
     return;
   }
