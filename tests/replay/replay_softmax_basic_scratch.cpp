@@ -203,7 +203,7 @@ bool ReplaySoftMaxBasicWork(const SmxTiling& t, const T* src, T* dst, uint64_t d
 template <class S>
 bool ReplaySimpleSoftMaxHalfWork(const SmxTiling& t, bool basic, bool v200, const Half* src,
                                  Half* dst, const S* inSum, const S* inMax, uint64_t statLen,
-                                 std::vector<uint8_t>& work) {
+                                 std::vector<uint8_t>& work, bool cfg) {
   constexpr bool kHalfStat = std::is_same_v<S, Half>;
   const uint64_t k = t.splitK, s = t.splitSize;
   std::vector<float> w(work.size() / 4);
@@ -250,14 +250,21 @@ bool ReplaySimpleSoftMaxHalfWork(const SmxTiling& t, bool basic, bool v200, cons
     return true;
   }
   // The generic loop: GenericSub/DivNDImpl give column c of row r the statistic at
-  // r * reduceK + c % 8 (both of their branches).
-  const uint64_t rk = t.reduceK;
+  // r * reduceK + c % 8 (both of their branches); the config's form (SimpleSoftMaxGenericNDImpl
+  // with oriSrcM and oriSrcK set) passes them 32 bytes a row instead (16 floats of the half
+  // statistics' copy, 8 of the float statistics), the Cast still taking reduceK a row.
+  const uint64_t rk = t.reduceK, sk = cfg ? (kHalfStat ? 16 : kBlk) : rk;
+  const uint64_t reads = t.splitM == 0 ? 0 : (t.splitM - 1) * sk + kBlk;
   if (k == 0 || k != t.srcK || k % 16 != 0 || rk == 0 || rk % kBlk != 0 || s < t.splitM * k ||
-      s > w.size() || (kHalfStat && s + uint64_t{t.splitM} * rk > w.size())) {
+      s > w.size() || (kHalfStat && s + std::max(uint64_t{t.splitM} * rk, reads) > w.size())) {
     return false;
   }
-  const uint64_t rows = uint64_t{t.rangeM} * t.splitM + t.tailM;
-  if (rows != 0 && statAt(t.rangeM) + (t.tailM != 0 ? t.tailM : 0) * rk > statLen) return false;
+  // The statistics read: the half Cast's rows of reduceK, the float ones' rows at sk.
+  const uint64_t per = kHalfStat ? rk : sk;
+  const uint64_t statEnd =
+      t.tailM != 0 ? statAt(t.rangeM) + t.tailM * per
+                   : (t.rangeM == 0 ? 0 : statAt(t.rangeM - 1) + uint64_t{t.splitM} * per);
+  if (statEnd > statLen) return false;
   for (uint64_t i = 0; i <= t.rangeM; ++i) {
     const uint64_t cur = i < t.rangeM ? t.splitM : t.tailM;
     if (cur == 0) break;
@@ -270,7 +277,7 @@ bool ReplaySimpleSoftMaxHalfWork(const SmxTiling& t, bool basic, bool v200, cons
       }
       for (uint64_t r = 0; r < cur; ++r) {
         for (uint64_t c = 0; c < k; ++c) {
-          const uint64_t at = r * rk + c % kBlk;
+          const uint64_t at = r * sk + c % kBlk;
           const float v = kHalfStat ? w[s + at] : Wide(st[o2 + at]);
           w[r * k + c] = pass == 0 ? w[r * k + c] - v : w[r * k + c] / v;
         }
@@ -280,7 +287,9 @@ bool ReplaySimpleSoftMaxHalfWork(const SmxTiling& t, bool basic, bool v200, cons
         for (uint64_t j = 0; j < n; ++j) w[j] = Exp1(w[j]);
       }
     }
-    for (uint64_t j = 0; j < sz; ++j) dst[o1 + j] = FloatToHalfRoundAway(w[j]);
+    for (uint64_t j = 0; j < sz; ++j) {
+      dst[o1 + j] = v200 ? FloatToHalf(w[j]) : FloatToHalfRoundAway(w[j]);
+    }
   }
   std::memcpy(work.data(), w.data(), w.size() * 4);
   return true;
@@ -294,9 +303,9 @@ template bool ReplaySoftMaxBasicWork<Half, float>(const SmxTiling&, const Half*,
                                                   float*, float*, uint64_t, std::vector<uint8_t>&);
 template bool ReplaySimpleSoftMaxHalfWork<Half>(const SmxTiling&, bool, bool, const Half*, Half*,
                                                 const Half*, const Half*, uint64_t,
-                                                std::vector<uint8_t>&);
+                                                std::vector<uint8_t>&, bool);
 template bool ReplaySimpleSoftMaxHalfWork<float>(const SmxTiling&, bool, bool, const Half*, Half*,
                                                  const float*, const float*, uint64_t,
-                                                 std::vector<uint8_t>&);
+                                                 std::vector<uint8_t>&, bool);
 
 }  // namespace lngrad_replay

@@ -16,6 +16,8 @@
 // no code shared with src/ or include/. The lane reductions of BlockReduceMax take the first NaN
 // lane, else the first lane holding the maximum (the instruction as the session-19 replay
 // SmxKitRowMax takes it); a binary Max is `a > b ? a : b` in the source's operand order.
+// Session 23 (sx, who also changed lngrad's SimpleHalfPrepare after it): SimpleSoftMaxGeneric-
+// NDImpl's config branches re-read for ReplaySimpleSoftMaxHalfWork's cfg form.
 #pragma once
 
 #include <cstdint>
@@ -49,11 +51,15 @@ uint64_t SoftMaxBasicWorkReach(const SmxTiling& t, bool halfData, bool halfStat)
 // rangeM full splits; else SimpleSoftMaxNDImpl's loop (rangeM splits, then the tail). inSum /
 // inMax: statLen elements (the half basic form's Cast reads ceil(reduceSize / 64) * 64 of them
 // per split). False, nothing changed, where not covered (as above, or a read past statLen).
-// v200: 2002 (basic only; session 22: SimpleSoftMaxBasicBlock is membase/common's, dst's Cast
-// FLOAT2HALF_ROUND_MODE rounds to nearest even there).
+// v200: 2002 (basic, or cfg; session 22: SimpleSoftMaxBasicBlock is membase/common's, dst's Cast
+// FLOAT2HALF_ROUND_MODE rounds to nearest even there). cfg (session 23, sx): the generic loop's
+// constant-shape config form (SimpleSoftMaxGenericNDImpl with config.oriSrcM and oriSrcK set, the
+// same on 2201 and 2002): the Sub and Div read row r's statistics at 16 r of the half statistics'
+// float copy (curSplitM * reduceK floats cast from i * reduceSize; rows past that copy read what
+// the buffer held) or at 8 r of the float statistics, whatever the tiling's reduceK.
 template <class S>
 bool ReplaySimpleSoftMaxHalfWork(const SmxTiling& t, bool basic, bool v200, const Half* src,
                                  Half* dst, const S* inSum, const S* inMax, uint64_t statLen,
-                                 std::vector<uint8_t>& work);
+                                 std::vector<uint8_t>& work, bool cfg = false);
 
 }  // namespace lngrad_replay

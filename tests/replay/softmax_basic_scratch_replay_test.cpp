@@ -11,7 +11,9 @@
 // the same reductions, its AlignedBrcbImpl storing the same float statistics). Half statistics in
 // one-row splits whose Brcbs write past the buffer: refused in checked mode, compared unchecked
 // with the UB bytes after the buffer. SoftMax with isBasicBlock on Ascend310P1 (2002) against
-// replay_softmax_basic_v200_scratch.h, the same way.
+// replay_softmax_basic_v200_scratch.h, the same way. SimpleSoftMax's config path with a tiling of
+// the other statistics type (2201, 2002): half statistics refused in checked mode, then compared
+// unchecked.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -57,6 +59,7 @@ struct Case {
   bool basic;        // isBasicBlock (SimpleSoftMax; SoftMax here always, or its config)
   bool cfg = false;  // SoftMax with kCfg16x128 (isBasicBlock false): its basic shape
   uint32_t tilingBytes = 0;  // the host tiling's buffer size (0: tmpBytes)
+  uint32_t tilingType = 0;   // the host tiling's dataTypeSize (0: the statistics')
 };
 
 // The constant-shape config whose shape passes SoftMaxNDImpl's basic-block test (oriSrcK % 64,
@@ -229,7 +232,8 @@ template <class T, class S>
 void Tilings(const Case& c, SoftMaxTiling* given, rp::SmxTiling* kt) {
   if (c.hostTiling) {
     const uint32_t bytes = c.tilingBytes != 0 ? c.tilingBytes : c.tmpBytes;
-    AscendC::SoftMaxTilingFunc(ge::Shape({c.m, c.k}), sizeof(S), bytes, *given);
+    const uint32_t type = c.tilingType != 0 ? c.tilingType : sizeof(S);
+    AscendC::SoftMaxTilingFunc(ge::Shape({c.m, c.k}), type, bytes, *given);
     std::memcpy(kt, given, sizeof *kt);
     return;
   }
@@ -240,9 +244,10 @@ void Tilings(const Case& c, SoftMaxTiling* given, rp::SmxTiling* kt) {
 
 // Returns the cases compared: a tiling leaving rows (refused in checked mode) is not run; one
 // whose sequence the replay does not cover is run, not compared (lngrad leaves its buffer marked;
-// Sweep asks that most cases are compared).
+// Sweep asks that most cases are compared). With c0.tilingType set, a call checked mode refuses
+// (softmax_device_defect, nothing written) is compared unchecked and counted in *refused.
 template <class T, class S, Api kApi>
-int Check(const char* soc, const Case& c0, uint32_t seed) {
+int Check(const char* soc, const Case& c0, uint32_t seed, int* refused = nullptr) {
   int compared = 0;
   for (const bool stack : {false, true}) {
     Case c = c0;
@@ -271,7 +276,17 @@ int Check(const char* soc, const Case& c0, uint32_t seed) {
     in.max = Values<S>(gen, ns, simple ? -4.0f : -9.0f, simple ? 4.0f : 9.0f, simple);
     in.tmp.resize(c.tmpBytes);
     for (uint8_t& b : in.tmp) b = static_cast<uint8_t>(gen());
-    const Mem<T, S> got = RunKernel<T, S, kApi>(soc, c, given, in, stack);
+    std::string check;
+    Mem<T, S> got =
+        RunKernel<T, S, kApi>(soc, c, given, in, stack, c.tilingType != 0 ? &check : nullptr);
+    if (!check.empty()) {
+      EXPECT_EQ(check, "softmax_device_defect");
+      ExpectWork(got.tmp, in.tmp);  // refused before anything is written
+      ExpectBits(got.dst, in.dst, "dst of the refused call");
+      if (refused != nullptr) ++*refused;
+      const lngrad::aicore::test::CheckedModeScope unchecked(false);
+      got = RunKernel<T, S, kApi>(soc, c, given, in, stack);
+    }
     if (::testing::Test::HasFailure()) return compared;
     Mem<T, S> want = in;
     bool covered = false;
@@ -283,7 +298,7 @@ int Check(const char* soc, const Case& c0, uint32_t seed) {
     } else {
       covered = rp::ReplaySimpleSoftMaxHalfWork<S>(kt, c.basic, std::string(soc) == k310P,
                                                    in.src.data(), want.dst.data(), in.sum.data(),
-                                                   in.max.data(), ns, want.tmp);
+                                                   in.max.data(), ns, want.tmp, c.cfg);
     }
     if (!covered) {
       continue;
@@ -312,19 +327,22 @@ std::vector<uint32_t> Sizes(const Shape& s) {
 }
 
 // Every shape and size; most cases must be compared (both overloads, both tilings).
+// tilingType: the host tiling's dataTypeSize (0: the statistics'); returns the refused cases.
 template <class T, class S, Api kApi>
-void Sweep(const std::vector<Shape>& shapes, bool basic, uint32_t seed, bool cfg = false,
-           const char* soc = k910B) {
-  int compared = 0, cases = 0;
+int Sweep(const std::vector<Shape>& shapes, bool basic, uint32_t seed, bool cfg = false,
+          const char* soc = k910B, uint32_t tilingType = 0) {
+  int compared = 0, cases = 0, refused = 0;
   for (const Shape& s : shapes) {
     for (const uint32_t bytes : Sizes<T, S>(s)) {
       for (const bool host : {true, false}) {
-        compared += Check<T, S, kApi>(soc, {s.m, s.k, s.oriK, bytes, host, basic, cfg}, seed++);
+        const Case c{s.m, s.k, s.oriK, bytes, host, basic, cfg, 0, tilingType};
+        compared += Check<T, S, kApi>(soc, c, seed++, &refused);
         cases += 2;
       }
     }
   }
   EXPECT_GE(compared * 4, cases * 3) << compared << " of " << cases << " cases compared";
+  return refused;
 }
 
 // isBasicBlock's shapes (srcM a multiple of 8, srcK a multiple of 64 below 2048; oriK is not read).
@@ -393,6 +411,21 @@ TEST(SimpleSoftMaxHalfScratchReplay, BasicBlockMatchesTheKitsBufferByteForByte) 
 TEST(SimpleSoftMaxHalfScratchReplay, ConstantShapeConfigMatchesTheKitsBufferByteForByte) {
   Sweep<rp::Half, rp::Half, Api::kSimple>(kSimpleHalf, false, 8100, true);
   Sweep<rp::Half, float, Api::kSimple>(kSimpleHalf, false, 8200, true);
+}
+
+// The config's generic path with a host tiling made for the other statistics type (reduceK 16
+// with float statistics, 8 with half ones; marked before session 23), on 2201 and 2002 (the same
+// membase/common code): its Sub and Div read 32-byte statistics rows whatever reduceK. Float
+// statistics: every row its own, dst and the buffer as lngrad computes them. Half statistics: the
+// float copy holds curSplitM * 8 values, so rows past half the split read what the buffer held
+// (and later splits other rows): refused in checked mode (softmax_device_defect, nothing
+// written), unchecked dst and the buffer as the replay's.
+TEST(SimpleSoftMaxHalfScratchReplay, ConstantShapeConfigWithAnotherReduceKMatchesTheKit) {
+  for (const char* soc : {k910B, k310P}) {
+    EXPECT_EQ((Sweep<rp::Half, float, Api::kSimple>(kSimpleHalf, false, 8500, true, soc, 2)), 0);
+    EXPECT_GT((Sweep<rp::Half, rp::Half, Api::kSimple>(kSimpleHalf, false, 8600, true, soc, 4)),
+              10);
+  }
 }
 
 // isBasicBlock on 2002 (Ascend310P1): SimpleSoftMaxBasicBlock is membase/common's, its buffer the

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "../aicore/checked_mode_scope.h"
 #include "kernel_operator.h"
 #include "scratch_harness.h"
 #include "tiling/tiling_api.h"
@@ -474,6 +475,25 @@ TEST(ScratchInitcheck, SoftMaxConfigAndSimpleOn2002AreModelledNotMarked) {
   ExpectClean(RunScratch(v200, san::kAllTools, Then::kRead, [&](Ops& o) {
                 SimpleSoftMax<half, false, true>(H(o.a), H(o.c), H(o.d), H(o.b), o.tmp, t, wide);
               }).r);
+}
+
+// SimpleSoftMax<half>'s config path with a tiling made for the other statistics type (reduceK 16
+// with float statistics; 8 with half ones, whose rows past the split's copy the device reads from
+// the buffer: unchecked, checked mode refuses it) on 2201 and 2002: lngrad writes what the kit's
+// splits leave (softmax_basic_work.h SimpleHalfPrepare's cfg form; replay.SimpleSoftMaxHalf-
+// ScratchReplay.ConstantShapeConfigWithAnotherReduceKMatchesTheKit): no mark.
+TEST(ScratchInitcheck, SimpleSoftMaxConfigWithAnotherReduceKIsModelledNotMarked) {
+  for (const char* soc : {k910, "Ascend310P1"}) {
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [](Ops& o) {
+                  SimpleSoftMax<half, false, false, false, kCfgGeneric>(
+                      H(o.a), F(o.c), F(o.d), H(o.b), o.tmp, SmTiling(2), kSmShape);
+                }).r);
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [](Ops& o) {
+                  const lngrad::aicore::test::CheckedModeScope unchecked(false);
+                  SimpleSoftMax<half, false, false, false, kCfgGeneric>(
+                      H(o.a), H(o.c), H(o.d), H(o.b), o.tmp, SmTiling(4), kSmShape);
+                }).r);
+  }
 }
 
 // SoftMax<float> and SoftMax<half> on 2201, the generic loop with and without statistics, and

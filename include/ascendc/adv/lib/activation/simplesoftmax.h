@@ -15,7 +15,13 @@
 // (SimpleBasicRowsMembase). Half data with isBasicBlock on 2201/2002 computes only the tiling's
 // rangeM full splits (BasicSplitRows): checked mode refuses a tiling that leaves rows
 // (invalid_count, naming them); unchecked, those rows of dst are left as the device leaves them.
+// The constant-shape config's generic path with half statistics and a tiling whose reduceK is
+// not 16 reads statistics the split's copy did not write (CfgHalfStatsRight): refused in checked
+// mode (softmax_device_defect); unchecked, dst and the work buffer as the device leaves them.
 #pragma once
+
+#include <cstring>
+#include <vector>
 
 #include "lib/activation/softmax_common.h"
 #include "lib/activation/softmax.h"
@@ -143,6 +149,39 @@ bool CfgMatchesTiling(uint32_t cfgM, uint32_t cfgK, const AscendC::tiling::SoftM
   return cfgM == 0 || cfgK == 0 || t.reduceK == Lanes<U>();
 }
 
+// SimpleSoftMaxGenericNDImpl's config path with half statistics (2201 and 2002): split i casts
+// curSplitM * reduceK statistics from i * reduceSize and its Sub and Div read row r's at 16 r of
+// that copy. Whether every row gets its own: a reduceK of 16, or each split's copy covering its
+// rows (16 (curSplitM - 1) + 8 floats) from the split's rows (one split, or reduceSize =
+// 16 splitM). Float statistics are read in place at i * reduceM * 8 + 8 r: always their own.
+template <typename U>
+bool CfgHalfStatsRight(const AscendC::tiling::SoftMaxTiling& t) {
+  if (sizeof(U) == 4 || t.reduceK == Lanes<U>()) return true;
+  const auto covers = [&](uint64_t m) { return m == 0 || 16 * (m - 1) + 8 <= m * t.reduceK; };
+  const uint32_t splits = t.rangeM + (t.tailM != 0 ? 1 : 0);
+  return covers(t.rangeM != 0 ? t.splitM : 0) && covers(t.tailM) &&
+         (splits <= 1 || t.reduceSize == uint64_t{16} * t.splitM);
+}
+
+// Checked mode refuses the config path where its rows take other rows' statistics or stale
+// floats (softmax_device_defect), before anything is written.
+template <typename U>
+void RefuseCfgHalfStats(const AscendC::tiling::SoftMaxTiling& t, uint32_t cfgK, const Dims& d) {
+  if (!CheckedMode() || CfgHalfStatsRight<U>(t)) return;
+  RaiseKernelCheck(
+      checks::kSoftmaxDeviceDefect,
+      "SimpleSoftMax [" + std::to_string(d.m) + ", " + std::to_string(d.k) +
+          "] with the constant-shape config (config.oriSrcK = " + std::to_string(cfgK) +
+          ") and a tiling whose reduceK is " + std::to_string(t.reduceK) +
+          ": SimpleSoftMaxGenericNDImpl's config path casts curSplitM * reduceK half statistics "
+          "from split i * reduceSize (" +
+          std::to_string(t.reduceSize) +
+          ") and its Sub and Div read row r's at 16 r of that copy, so on the device rows take "
+          "floats the copy did not write or another row's statistics; pass a tiling made with "
+          "the statistics' type size (SoftMaxTilingFunc(shape, sizeof(half), ...)) or the "
+          "default config");
+}
+
 // whole: SimpleWholeRegisters' path.
 template <typename T, typename U>
 void SimpleRows(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U>& inSum,
@@ -235,6 +274,9 @@ void SimpleSoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& inSumT
   // one pass over srcM rows.
   if (!isBasicBlock && sizeof(D) == 2) {
     d.m = sd::GenericSplitRows("SimpleSoftMax", "dstTensor", tiling, kt, d);
+    if constexpr (config.oriSrcM != 0 && config.oriSrcK != 0) {
+      sd::RefuseCfgHalfStats<U>(kt, config.oriSrcK, d);
+    }
     // Its work buffer on 2002 (softmax_v200_work.h); elsewhere marked. The constant-shape
     // config's generic path (SimpleSoftMaxGenericNDImpl) swaps srcK for the tiling's splitK and
     // the statistics stride for 32 bytes a row: the default loop's steps where the tiling has
@@ -249,16 +291,25 @@ void SimpleSoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& inSumT
   }
   // Half data on 2201 (and isBasicBlock on 2002: SimpleSoftMaxBasicBlock is membase/common's):
   // the work buffer as the kit leaves it (softmax_basic_work.h SimpleHalfPrepare); the config as
-  // above (isBasicBlock does not read it).
+  // above (isBasicBlock does not read it). The config path with a tiling whose reduceK is not the
+  // statistics' 32 bytes (2201 and 2002): SimpleHalfPrepare's cfg form; where its half
+  // statistics' rows are not their own (unchecked: CfgHalfStatsRight), dst as the device's.
   std::optional<sd::BasicImage> sw;
+  std::vector<D> devDst;
   if constexpr (std::is_same_v<D, half>) {
-    if (isBasicBlock || sd::CfgMatchesTiling<U>(config.oriSrcM, config.oriSrcK, kt)) {
+    const bool own = !isBasicBlock && config.oriSrcM != 0 && config.oriSrcK != 0 &&
+                     !sd::CfgMatchesTiling<U>(config.oriSrcM, config.oriSrcK, kt);
+    if (isBasicBlock || own || sd::CfgMatchesTiling<U>(config.oriSrcM, config.oriSrcK, kt)) {
+      const bool wrong = own && !sd::CfgHalfStatsRight<U>(kt);
       sw = sd::SimpleHalfPrepare<U>(kt, isBasicBlock, d, inSumTensor, inMaxTensor, srcTensor,
-                                    sharedTmpBuffer);
+                                    sharedTmpBuffer, own, wrong ? &devDst : nullptr);
     }
   }
   sd::SimpleRows<D, U>(dstTensor, inSumTensor, inMaxTensor, srcTensor, &sharedTmpBuffer, d, loc,
                        sd::SimpleWholeRegisters(isBasicBlock, config.oriSrcM, config.oriSrcK, d.k));
+  if (sw && !devDst.empty()) {
+    std::memcpy(dstTensor.HostPtr(), devDst.data(), devDst.size() * sizeof(D));
+  }
   if (sw) {
     sw->Store("SimpleSoftMax", loc);
     leave.Modelled();

@@ -30,7 +30,8 @@
 // with half statistics their float copy at splitSize (inMax's, then inSum's: reduceSize floats,
 // the basic block's ceil(reduceSize / 64) repeats); 2201's generic loop with float statistics
 // runs its Exp over tiling.splitSize floats, so a tail split leaves exp of the earlier split's
-// quotients past its rows.
+// quotients past its rows. The constant-shape config's generic path (2201 and 2002) reads the
+// statistics at 32 bytes a row whatever the tiling's reduceK (SimpleHalfPrepare's cfg form).
 #pragma once
 
 #include <algorithm>
@@ -363,20 +364,31 @@ void SoftMaxBasicStore(const char* api, SrcLoc loc, const SoftMaxBasicLeave<T, U
 // SimpleSoftMax with half data on 2201 (basic also on 2002: SimpleSoftMaxBasicBlock is
 // membase/common's, its float steps the same there): the work buffer its splits leave (basic: the
 // rangeM full splits of SimpleSoftMaxBasicBlock; else SimpleSoftMaxNDImpl's splits and tail).
-// Computed before the call writes (dst may be src); empty where not modelled: another arch, a
-// tiling not for the shape's srcK, a count the kit casts to uint8_t past 255, a footprint past the
-// buffer, a statistics read past inSumTensor or inMaxTensor.
+// cfg: SimpleSoftMaxGenericNDImpl's constant-shape config path (2201 and 2002 alike), whose Sub
+// and Div read row r's statistics at 32 bytes a row (16 r of the half statistics' float copy, 8 r
+// of the float statistics from i * reduceM * 8), whatever the tiling's reduceK: the float copy of
+// half statistics is still curSplitM * reduceK floats from i * reduceSize, so with a reduceK
+// other than 16 rows read floats that copy did not write (the previous copy's, or what the buffer
+// held) and later splits another row's statistics (CfgHalfStatsRight). dstOut (when given): the
+// device's dst for the splits' rows, from the quotients. Computed before the call writes (dst may
+// be src); empty where not modelled: another arch, a tiling not for the shape's srcK, a count
+// the kit casts to uint8_t past 255, a footprint or a statistics read past the buffer, a
+// statistics read past inSumTensor or inMaxTensor.
 template <typename U>
 std::optional<BasicImage> SimpleHalfPrepare(const AscendC::tiling::SoftMaxTiling& t, bool basic,
                                             const Dims& d, const AscendC::LocalTensor<U>& inSum,
                                             const AscendC::LocalTensor<U>& inMax,
                                             const AscendC::LocalTensor<half>& src,
-                                            const AscendC::LocalTensor<uint8_t>& tmp) {
+                                            const AscendC::LocalTensor<uint8_t>& tmp,
+                                            bool cfg = false, std::vector<half>* dstOut = nullptr) {
   constexpr bool kHalfStat = sizeof(U) == 2;
   const uint64_t k = t.splitK, s = t.splitSize, rk = basic ? Lanes<U>() : t.reduceK;
+  // The Sub's and the Div's statistics row stride (floats).
+  const uint64_t sk = cfg && !basic ? Lanes<U>() : rk;
   const NpuArch arch = detail::rep::RunningArch();
-  if ((arch != NpuArch::k2201 && !(basic && arch == NpuArch::k2002)) || tmp.HostPtr() == nullptr ||
-      k != d.k || t.srcK != d.k || k == 0 || s < uint64_t{t.splitM} * k || rk % 8 != 0 || rk == 0) {
+  if ((arch != NpuArch::k2201 && !((basic || cfg) && arch == NpuArch::k2002)) ||
+      tmp.HostPtr() == nullptr || k != d.k || t.srcK != d.k || k == 0 ||
+      s < uint64_t{t.splitM} * k || rk % 8 != 0 || rk == 0) {
     return std::nullopt;
   }
   const uint64_t castReps = (uint64_t{t.reduceSize} + kLanes - 1) / kLanes;
@@ -388,17 +400,26 @@ std::optional<BasicImage> SimpleHalfPrepare(const AscendC::tiling::SoftMaxTiling
   const auto statAt = [&](uint64_t i) { return kHalfStat ? i * t.reduceSize : i * t.reduceM * 8; };
   const auto rowsOf = [&](uint32_t i) { return i < t.rangeM ? t.splitM : t.tailM; };
   // The statistics each split reads: the half basic block's Cast ceil(reduceSize / 64) repeats,
-  // else its rows.
+  // the half generic form's Cast of its rows' reduceK, float statistics its rows at sk.
   const uint64_t last = parts == 0 ? 0 : parts - 1;
+  const uint64_t statRows = kHalfStat ? rk : sk;
   const uint64_t statEnd =
-      parts == 0 ? 0 : statAt(last) + (basic && kHalfStat ? castReps * kLanes : rowsOf(last) * rk);
+      parts == 0
+          ? 0
+          : statAt(last) + (basic && kHalfStat ? castReps * kLanes : rowsOf(last) * statRows);
   const uint64_t srcEnd = parts == 0 ? 0 : last * s + uint64_t{rowsOf(last)} * k;
   BasicImage w(tmp);
-  const uint64_t statFloats = kHalfStat ? (basic ? castReps * kLanes : uint64_t{t.splitM} * rk) : 0;
+  // The half statistics' float copy at splitSize and the reads of its rows at sk.
+  const uint64_t statFloats =
+      kHalfStat ? (basic ? castReps * kLanes
+                         : std::max(uint64_t{t.splitM} * rk,
+                                    t.splitM == 0 ? 0 : uint64_t{t.splitM - 1} * sk + 8))
+                : 0;
   if (s + statFloats > w.Floats() || statEnd * sizeof(U) > inSum.View().size_bytes ||
       statEnd * sizeof(U) > inMax.View().size_bytes || srcEnd * 2 > src.View().size_bytes) {
     return std::nullopt;
   }
+  if (dstOut != nullptr) dstOut->assign(src.HostPtr(), src.HostPtr() + srcEnd);
   float* x = w.At(0);
   for (uint32_t i = 0; i < parts; ++i) {
     const uint64_t rows = rowsOf(i), sz = rows * k, o1 = uint64_t{i} * s, o2 = statAt(i);
@@ -414,21 +435,24 @@ std::optional<BasicImage> SimpleHalfPrepare(const AscendC::tiling::SoftMaxTiling
         w.Touch(s, nStat);
         lanes = w.At(s);
       } else {
-        LoadRow(tmpStat, st, static_cast<uint32_t>(rows * rk));
+        LoadRow(tmpStat, st, static_cast<uint32_t>(rows * sk));
         lanes = tmpStat.data();
       }
       for (uint64_t r = 0; r < rows; ++r) {
         for (uint64_t c = 0; c < k; ++c) {
-          const float v = lanes[r * rk + c % 8];
+          const float v = lanes[r * sk + c % 8];
           x[r * k + c] = pass == 0 ? x[r * k + c] - v : x[r * k + c] / v;
         }
       }
-      // 2201's generic form with float statistics: Exp over tiling.splitSize floats.
+      // The generic form with float statistics: Exp over tiling.splitSize floats.
       const uint64_t e = !basic && !kHalfStat ? s : sz;
       if (pass == 0) {
         for (uint64_t j = 0; j < e; ++j) x[j] = ExpOf(x[j]);
         w.Touch(0, e);
       }
+    }
+    if (dstOut != nullptr) {
+      for (uint64_t j = 0; j < sz; ++j) (*dstOut)[o1 + j] = Narrow<half>(x[j]);
     }
   }
   return w;
