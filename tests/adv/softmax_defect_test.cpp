@@ -7,12 +7,14 @@
 // reductions in SoftmaxFlash without update (SoftMaxNDImpl: refused and followed as SoftMax),
 // SoftmaxFlashV2's generic loop, with and without update (refused; unchecked it follows the
 // device, replay.SoftMaxV200Replay.SoftmaxFlashV2WrappedOperandsFollowTheDevice-
-// Unchecked) and its constant-shape config path (refused).
+// Unchecked) and its constant-shape config path (refused, CheckConfigDefect, its row stride below
+// srcK too; unchecked it follows the device as well).
 // On 2201 (V220Defect, CheckV220Defect): the same operands but for oriSrcK in [64, 128), in
-// SoftMax, LogSoftMax, SoftmaxFlash, SoftmaxFlashV2 (generic and WITHOUT_BRC) and SoftmaxFlashV3;
-// refused in checked mode; unchecked SoftMax, LogSoftMax and SoftmaxFlash without update follow
-// the device (replay.SoftMaxV220Replay.WrappedOperandsFollowTheDeviceUnchecked), the others
-// keep lngrad's rows.
+// SoftMax, LogSoftMax, SoftmaxFlash, SoftmaxFlashV2 (generic and WITHOUT_BRC) and SoftmaxFlashV3,
+// and SoftMax's and SoftmaxFlashV2's constant-shape config paths (CheckConfigDefect); refused in
+// checked mode; unchecked SoftMax, LogSoftMax and SoftmaxFlash without update follow the device
+// (replay.SoftMaxV220Replay.WrappedOperandsFollowTheDeviceUnchecked), the others keep lngrad's
+// rows.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -43,12 +45,18 @@ enum class Api {
   kFlashV2Cfg16900,  // config {1, 16900}, no update
   kFlashV2M1,        // SOFTMAX_OUTPUT_WITHOUT_BRC (one statistic a row)
   kFlashV2M1Update,
-  kFlashV3  // half data, float statistics (the sum and max buffers, the mean in expMax's)
+  kFlashV3,  // half data, float statistics (the sum and max buffers, the mean in expMax's)
+  // With Run's config C: SoftMax (with and without statistics), SoftmaxFlashV2 (no update, update).
+  kSoftMaxCfg,
+  kSoftMaxNoStatsCfg,
+  kFlashV2Cfg,
+  kFlashV2CfgUpdate
 };
 
 // The constant-shape configs (oriSrcM 1: not the config's basic block).
 constexpr AscendC::SoftmaxConfig kCfg130{true, 1, 130};
 constexpr AscendC::SoftmaxConfig kCfg16900{true, 1, 16900};
+constexpr AscendC::SoftmaxConfig kCfg16832{true, 1, 16832};  // below 16896: no wrap
 constexpr AscendC::SoftmaxConfig kNoBrc = {true, 0, 0,
                                            AscendC::SoftmaxMode::SOFTMAX_OUTPUT_WITHOUT_BRC};
 
@@ -59,8 +67,9 @@ struct Outcome {
 
 // One call of api on soc (2002 unless said) over m x k rows (oriK reduced), a work buffer of work
 // bytes and the kernel's re-tile (a default tiling); dst is src for m above 64, and on 2201 where
-// src, dst and the buffer pass 160 KiB (two such tensors do not fit).
-template <typename T>
+// src, dst and the buffer pass 160 KiB (two such tensors do not fit). C: the config of the k*Cfg
+// APIs.
+template <typename T, const AscendC::SoftmaxConfig& C = kCfg130>
 Outcome Run(Api api, uint32_t m, uint32_t k, uint32_t oriK, uint32_t work, bool checked,
             const char* soc = k310P) {
   Outcome r;
@@ -78,7 +87,8 @@ Outcome Run(Api api, uint32_t m, uint32_t k, uint32_t oriK, uint32_t work, bool 
     pipe.InitBuffer(bsum, stat);
     pipe.InitBuffer(bmax, stat);
     pipe.InitBuffer(bt, work);
-    const bool flash = api != Api::kSoftMax && api != Api::kSoftMaxNoStats && api != Api::kLog;
+    const bool flash = api != Api::kSoftMax && api != Api::kSoftMaxNoStats && api != Api::kLog &&
+                       api != Api::kSoftMaxCfg && api != Api::kSoftMaxNoStatsCfg;
     if (flash) pipe.InitBuffer(bexp, stat);
     const LocalTensor<T> src = bs.Get<T>(), dst = inPlace ? src : bd.Get<T>();
     const LocalTensor<T> sum = bsum.Get<T>(), max = bmax.Get<T>();
@@ -105,7 +115,18 @@ Outcome Run(Api api, uint32_t m, uint32_t k, uint32_t oriK, uint32_t work, bool 
     const std::vector<uint8_t> before = all();
     const AscendC::SoftMaxShapeInfo shape{m, k, m, oriK};
     try {
-      if (api == Api::kSoftMax) {
+      if (api == Api::kSoftMaxCfg) {
+        AscendC::SoftMax<T, false, false, false, C>(dst, sum, max, src, tmp, SoftMaxTiling{},
+                                                    shape);
+      } else if (api == Api::kSoftMaxNoStatsCfg) {
+        AscendC::SoftMax<T, false, false, C>(dst, src, tmp, SoftMaxTiling{}, shape);
+      } else if (api == Api::kFlashV2Cfg) {
+        AscendC::SoftmaxFlashV2<T, false, false, false, false, C>(dst, sum, max, src, expMax, sum,
+                                                                  max, tmp, SoftMaxTiling{}, shape);
+      } else if (api == Api::kFlashV2CfgUpdate) {
+        AscendC::SoftmaxFlashV2<T, true, false, false, false, C>(dst, sum, max, src, expMax, sum,
+                                                                 max, tmp, SoftMaxTiling{}, shape);
+      } else if (api == Api::kSoftMax) {
         AscendC::SoftMax<T>(dst, sum, max, src, tmp, SoftMaxTiling{}, shape);
       } else if (api == Api::kSoftMaxNoStats) {
         AscendC::SoftMax<T>(dst, src, tmp, SoftMaxTiling{}, shape);
@@ -167,21 +188,22 @@ struct Shape {
 };
 
 // bad is refused in checked mode (its message naming needle) with nothing written; ok runs; bad
-// runs unchecked.
-template <typename T>
+// runs unchecked. Bad / Ok: the configs of the k*Cfg APIs for the two shapes.
+template <typename T, const AscendC::SoftmaxConfig& Bad = kCfg130,
+          const AscendC::SoftmaxConfig& Ok = Bad>
 void ExpectDefect(Api api, const Shape& bad, const Shape& ok, const std::string& needle,
                   const char* soc = k310P) {
   const std::string what = std::string(soc) + " " + std::to_string(bad.m) + "x" +
                            std::to_string(bad.k) + " oriK " + std::to_string(bad.oriK) + " work " +
                            std::to_string(bad.work);
-  const Outcome b = Run<T>(api, bad.m, bad.k, bad.oriK, bad.work, true, soc);
+  const Outcome b = Run<T, Bad>(api, bad.m, bad.k, bad.oriK, bad.work, true, soc);
   EXPECT_EQ(b.check, "softmax_device_defect") << what << ": " << b.msg;
   EXPECT_NE(b.msg.find(needle), std::string::npos) << b.msg;
   EXPECT_TRUE(b.kept) << what << ": the refused call wrote its tensors or buffer";
-  const Outcome g = Run<T>(api, ok.m, ok.k, ok.oriK, ok.work, true, soc);
+  const Outcome g = Run<T, Ok>(api, ok.m, ok.k, ok.oriK, ok.work, true, soc);
   EXPECT_EQ(g.check, "") << ok.m << "x" << ok.k << " oriK " << ok.oriK << ": " << g.msg;
   EXPECT_FALSE(g.kept) << ok.m << "x" << ok.k << ": wrote nothing";
-  const Outcome u = Run<T>(api, bad.m, bad.k, bad.oriK, bad.work, false, soc);
+  const Outcome u = Run<T, Bad>(api, bad.m, bad.k, bad.oriK, bad.work, false, soc);
   EXPECT_EQ(u.check, "") << what << " unchecked: " << u.msg;
   EXPECT_FALSE(u.kept) << what << " unchecked: wrote nothing";
 }
@@ -292,6 +314,35 @@ TEST(SoftMaxDefectApi, BigBlockRepeatsAbove255AreRefusedOn2201) {
   // about 2 srcK floats a row and the source in place fit.
   ExpectDefect<half>(Api::kFlashV3, {1, 16896, 16896, 140000}, {1, 16832, 16832, 140000},
                      "(0 here)", k910B);
+}
+
+// The constant-shape config's generic path on 2201 (not its basic block) reduces with
+// ReduceLastND {splitM, config.oriSrcK, splitM, cfgK, ...}, cfgK = config.oriSrcK rounded up to 8
+// (softmax_v200_work.h CheckConfigDefect): config.oriSrcK from 16896 wraps BigBlockReduce's
+// count, whether cfgK is srcK (SoftmaxFlashV2 ran it before) or below srcK (SoftMax's
+// ConfigRows and SoftmaxFlashV2's FlashV2ConfigSplits, which named only the rows a split mixes).
+// Refused before anything is written, both APIs, both overloads; config.oriSrcK 16832 runs.
+TEST(SoftMaxDefectApi, ConstantShapeConfigWrapsAreRefusedOn2201) {
+  for (const Api api :
+       {Api::kSoftMaxCfg, Api::kSoftMaxNoStatsCfg, Api::kFlashV2Cfg, Api::kFlashV2CfgUpdate}) {
+    for (const uint32_t k : {16904u, 16912u}) {  // cfgK = srcK, cfgK below srcK
+      ExpectDefect<float, kCfg16900, kCfg16832>(api, {1, k, k, 70000}, {1, 16832, 16832, 70000},
+                                                "BigBlockReduce", k910B);
+    }
+  }
+  ExpectDefect<half, kCfg16900, kCfg16832>(Api::kFlashV2Cfg, {1, 16960, 16960, 70000},
+                                           {1, 16832, 16832, 70000}, "(0 here)", k910B);
+}
+
+// SoftmaxFlashV2's config path on 2002 with cfgK below srcK (FlashV2ConfigSplits; config.oriSrcK
+// 130, cfgK 136, srcK 144): splits of 256 rows wrap the first Max/Add's and NextBlock*Impl's
+// count: refused naming it (it named only the rows a split mixes); cfgK = srcK with splits of 248
+// rows runs.
+TEST(SoftMaxDefectApi, SoftmaxFlashV2ConfigBelowSrcKIsRefusedOn2002) {
+  for (const Api api : {Api::kFlashV2Cfg130, Api::kFlashV2Cfg130Update}) {
+    ExpectDefect<float>(api, {256, 144, 130, 256 * 288}, {256, 136, 130, 248 * 288},
+                        "256 mod 256 = 0 rows");
+  }
 }
 
 }  // namespace

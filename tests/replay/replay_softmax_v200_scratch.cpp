@@ -284,7 +284,7 @@ namespace {
 // counter mask of the update's lane steps).
 void FlashV2FloatSplit(const SmxTiling& t, uint32_t oriK, const FlashV2V200Io<float, float>& io,
                        uint32_t m, uint64_t off1, uint64_t off2) {
-  const Split s{m, oriK, t.splitK, t.reduceK};
+  const Split s{m, oriK, io.cfgK != 0 ? io.cfgK : t.splitK, t.reduceK};
   const uint64_t n = uint64_t{m} * t.splitK, nr = uint64_t{m} * t.reduceK;
   float* dst = io.dst + off1;
   const float* src = io.src + off1;
@@ -319,7 +319,7 @@ template <class S>
 void FlashV2HalfSplit(const SmxTiling& t, uint32_t oriK, const FlashV2V200Io<Half, S>& io,
                       uint32_t m, uint64_t off1, uint64_t off2) {
   constexpr bool kHalfStats = std::is_same_v<S, Half>;
-  const Split s{m, oriK, t.splitK, t.reduceK};
+  const Split s{m, oriK, io.cfgK != 0 ? io.cfgK : t.splitK, t.reduceK};
   const uint64_t n = uint64_t{m} * t.splitK, nr = uint64_t{m} * t.reduceK;
   float* w = io.work;
   float* tmp0 = w;

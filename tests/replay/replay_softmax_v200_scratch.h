@@ -62,7 +62,11 @@ void ReplaySimpleSoftMaxHalfV200(const SmxTiling& t, const Half* src, const S* i
 // SoftmaxFlashV2NoUpdateExtImpl / SoftmaxFlashV2NDExtImpl loops, membase/v200/
 // softmax_common_impl.h's BroadCastLastImpl and softmax_common_broadcast.h's BroadCastLastCompute
 // (each destination row the source row's element 0), and the reductions above). inExpSum and inMax
-// may be expSum and max (each split reads its own block before writing it).
+// may be expSum and max (each split reads its own block before writing it). cfgK: the
+// constant-shape config path's ReduceLastND row stride (softmax_flashv2_common_impl.h
+// SoftmaxFlashV2NoUpdate / SoftmaxFlashV2NDImpl: config.oriSrcK rounded up to 8, oriK the
+// config's), which only the two reductions take (the Sub and Exp keep tiling.srcK); 0: the
+// generic loop's tiling.splitK (session 23, c22, the helper who also changed lngrad's model).
 template <class T, class S>
 struct FlashV2V200Io {
   const T* src;
@@ -74,6 +78,7 @@ struct FlashV2V200Io {
   const S* inMax;
   float* work;
   bool update;
+  uint32_t cfgK = 0;
 };
 template <class T, class S>
 void ReplaySoftmaxFlashV2V200(const SmxTiling& t, uint32_t oriK, const FlashV2V200Io<T, S>& io);

@@ -11,7 +11,8 @@
 // elements past it, src, the statistics and 40 past them, and the whole work buffer, whose bytes
 // the kit does not write keep their 0xa5 fill. Unchecked: the splits whose uint8_t operands wrap
 // (the device's numbers, the rows the reductions skip reducing that fill), also for SoftmaxFlash
-// without update (results only) and SoftmaxFlashV2's generic loop (results, expMax, work buffer).
+// without update (results only) and SoftmaxFlashV2's generic loop and constant-shape config path
+// (results, expMax, work buffer; the config's row stride below srcK too).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -46,7 +47,8 @@ constexpr const char* kSoc = "Ascend310P1";
 // kFlashV2 / kFlashV2Update: SoftmaxFlashV2's generic loop (inExpSum and inMax are expSum and
 // max).
 // kFlashV2Cfg / kFlashV2CfgUpdate: the same with config {oriSrcM 1, oriSrcK 130} (not its basic
-// block; shapes of srcK 136 and oriSrcK 130 only).
+// block; shapes of oriSrcK 130 only, srcK 136 = cfgK or above it); kFlashV2Cfg16900 /
+// kFlashV2Cfg16900Update: config {1, 16900} (cfgK 16904; oriSrcK 16900 only).
 enum class Api {
   kSoftMax,
   kLog,
@@ -55,11 +57,22 @@ enum class Api {
   kFlashV2,
   kFlashV2Update,
   kFlashV2Cfg,
-  kFlashV2CfgUpdate
+  kFlashV2CfgUpdate,
+  kFlashV2Cfg16900,
+  kFlashV2Cfg16900Update
 };
 constexpr AscendC::SoftmaxConfig kCfg130{true, 1, 130};
+constexpr AscendC::SoftmaxConfig kCfg16900{true, 1, 16900};
 bool IsFlashV2(Api api) { return api >= Api::kFlashV2; }
-bool IsUpdate(Api api) { return api == Api::kFlashV2Update || api == Api::kFlashV2CfgUpdate; }
+bool IsUpdate(Api api) {
+  return api == Api::kFlashV2Update || api == Api::kFlashV2CfgUpdate ||
+         api == Api::kFlashV2Cfg16900Update;
+}
+// The config's ReduceLastND row stride (config.oriSrcK rounded up to 8; 0: no config).
+uint32_t CfgK(Api api) {
+  if (api == Api::kFlashV2Cfg || api == Api::kFlashV2CfgUpdate) return 136;
+  return api >= Api::kFlashV2Cfg16900 ? 16904 : 0;
+}
 
 // One case: data T, statistics S (none: stats false), the API and its options.
 // inPlace: dst is src (two tensors of the 256-row splits below do not fit the UB).
@@ -199,6 +212,12 @@ void Call(const Case& c, const LocalTensor<Dev<T>>& dst, const LocalTensor<Dev<S
   } else if (c.api == Api::kFlashV2CfgUpdate) {
     AscendC::SoftmaxFlashV2<DT, true, false, false, false, kCfg130>(dst, sum, max, src, expMax, sum,
                                                                     max, tmp, tiling, shape);
+  } else if (c.api == Api::kFlashV2Cfg16900) {
+    AscendC::SoftmaxFlashV2<DT, false, false, false, false, kCfg16900>(
+        dst, sum, max, src, expMax, sum, max, tmp, tiling, shape);
+  } else if (c.api == Api::kFlashV2Cfg16900Update) {
+    AscendC::SoftmaxFlashV2<DT, true, false, false, false, kCfg16900>(dst, sum, max, src, expMax,
+                                                                      sum, max, tmp, tiling, shape);
   } else if (c.api == Api::kLog) {
     if constexpr (std::is_same_v<T, S>) {
       AscendC::LogSoftMax<DT>(dst, sum, max, src, tmp, LogSoftMaxTiling{}, shape);
@@ -286,14 +305,16 @@ void ExpectSame(const std::vector<uint8_t>& got, const std::vector<uint8_t>& wan
 
 template <class T, class S>
 void Compare(const Shape& s, const Case& c, uint32_t seed) {
-  const char* api = c.api == Api::kLog                ? "LogSoftMax"
-                    : c.api == Api::kSimple           ? "SimpleSoftMax"
-                    : c.api == Api::kFlash            ? "SoftmaxFlash"
-                    : c.api == Api::kSoftMax          ? "SoftMax"
-                    : c.api == Api::kFlashV2          ? "SoftmaxFlashV2"
-                    : c.api == Api::kFlashV2Cfg       ? "SoftmaxFlashV2 config"
-                    : c.api == Api::kFlashV2CfgUpdate ? "SoftmaxFlashV2 config update"
-                                                      : "SoftmaxFlashV2 update";
+  const char* api = c.api == Api::kLog                     ? "LogSoftMax"
+                    : c.api == Api::kSimple                ? "SimpleSoftMax"
+                    : c.api == Api::kFlash                 ? "SoftmaxFlash"
+                    : c.api == Api::kSoftMax               ? "SoftMax"
+                    : c.api == Api::kFlashV2               ? "SoftmaxFlashV2"
+                    : c.api == Api::kFlashV2Cfg            ? "SoftmaxFlashV2 config"
+                    : c.api == Api::kFlashV2CfgUpdate      ? "SoftmaxFlashV2 config update"
+                    : c.api == Api::kFlashV2Cfg16900       ? "SoftmaxFlashV2 config 16900"
+                    : c.api == Api::kFlashV2Cfg16900Update ? "SoftmaxFlashV2 config 16900 update"
+                                                           : "SoftmaxFlashV2 update";
   const std::string what =
       std::string(api) + (std::is_same_v<T, float> ? "<float" : "<half") +
       (c.stats ? (std::is_same_v<S, float> ? ", float stats" : ", half stats") : ", no stats") +
@@ -331,7 +352,7 @@ void Compare(const Shape& s, const Case& c, uint32_t seed) {
     rp::ReplaySoftmaxFlashV2V200<T, S>(
         t, s.oriK,
         {src, dst, sum, max, reinterpret_cast<T*>(want.expMax.data()), sum, max, work,
-         IsUpdate(c.api)});
+         IsUpdate(c.api), CfgK(c.api)});
   } else {
     rp::ReplaySoftMaxV200<T, S>(t, s.oriK, {src, dst, sum, max, work, c.api == Api::kLog});
   }
@@ -574,6 +595,36 @@ TEST(SoftMaxV200Replay, SoftmaxFlashV2WrappedOperandsFollowTheDeviceUnchecked) {
     c.tmpBytes = 1152;  // splits of 4 rows, which do not wrap (the buffer stays marked)
     c.work = false;
     Compare<float, float>({9, 136, 130}, c, ++seed);
+  }
+  lngrad::aicore::SetCheckedMode(was);
+}
+
+// The config path with config.oriSrcK rounded up to 8 (cfgK) below srcK on 2002 (softmaxflashv2.h
+// FlashV2ConfigSplits; checked mode refuses it): the reductions read row i of a split at i * cfgK,
+// the Sub and Exp keep srcK. Where their operands wrap lngrad gives the device's dst, statistics,
+// expMax and work buffer too (FlashV2DeviceV200 with the config's stride; lngrad's rows before
+// session 23): float splits of 256 rows with config.oriSrcK 130 (cfgK 136, srcK 144), in place;
+// config.oriSrcK 16900 (cfgK 16904, srcK 16912: BigBlockReduce's count), one row, splits of two
+// rows with a tail, half data with half or float statistics.
+TEST(SoftMaxV200Replay, SoftmaxFlashV2ConfigBelowSrcKWrappedOperandsFollowTheDeviceUnchecked) {
+  const bool was = lngrad::aicore::CheckedMode();
+  lngrad::aicore::SetCheckedMode(false);
+  uint32_t seed = 1700;
+  for (const bool update : {false, true}) {
+    Case c = Results(update ? Api::kFlashV2CfgUpdate : Api::kFlashV2Cfg, true);
+    c.flashTiling = true;
+    c.inPlace = true;
+    c.tmpBytes = 256 * 72 * 4;  // splits of all 256 rows
+    Compare<float, float>({256, 144, 130}, c, ++seed);
+    c = Results(update ? Api::kFlashV2Cfg16900Update : Api::kFlashV2Cfg16900, true);
+    c.flashTiling = true;
+    c.tmpBytes = 70000;
+    Compare<float, float>({1, 16912, 16900}, c, ++seed);
+    Compare<rp::Half, rp::Half>({1, 16912, 16900}, c, ++seed);
+    Compare<rp::Half, float>({1, 16912, 16900}, c, ++seed);
+    c.inPlace = true;
+    c.tmpBytes = 576;  // splits of 2 rows, then the tail
+    Compare<float, float>({3, 16912, 16900}, c, ++seed);
   }
   lngrad::aicore::SetCheckedMode(was);
 }

@@ -19,7 +19,9 @@
 // (CfgShape, ConfigRows). Checked mode: operand sizes, 32-byte alignment, srcK alignment, the
 // sharedTmpBuffer minimum, isBasicBlock with srcK a multiple of 64, a config K that rounds up to
 // less than srcK (the rows the device mixes: softmax_device_defect; unchecked followed, the work
-// buffer too), 2201's basic-block splits reaching past sharedTmpBuffer (softmax_basic_work.h).
+// buffer too), the config's reductions whose uint8_t operands wrap (softmax_v200_work.h
+// CheckConfigDefect; unchecked lngrad's rows), 2201's basic-block splits reaching past
+// sharedTmpBuffer (softmax_basic_work.h).
 #pragma once
 
 #include "lib/activation/softmax_basic_work.h"
@@ -331,6 +333,7 @@ void SoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
       if (basic && !isBasicBlock) sd::RefuseBasicK("SoftMax", d);
       const bool halfStats = std::is_same_v<D, half> && std::is_same_v<U, half>;
       const sd::CfgRun run{cfg, halfStats ? 16u : 8u, kt.reduceK};
+      sd::CheckConfigDefect("SoftMax", false, !basic, kt, d, cfg.k);  // the wraps, checked mode
       bool modelled = false;
       if (!basic && sd::ConfigRows<D, U>("SoftMax", run, d, kt, dstTensor, &sumTensor, &maxTensor,
                                          srcTensor, &sharedTmpBuffer, loc, false, &modelled)) {
@@ -415,6 +418,7 @@ void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
     // The constant-shape config on 2201 (no basic-block choice here): the generic config path.
     constexpr sd::CfgShape cfg{config.oriSrcM, config.oriSrcK};
     const sd::CfgRun run{cfg, std::is_same_v<T, half> ? 16u : 8u, kt.reduceK};
+    sd::CheckConfigDefect("SoftMax", false, true, kt, d, cfg.k);  // the wraps, checked mode
     bool modelled = false;
     if (cfg.Set() && sd::ConfigRows<T, T>("SoftMax", run, d, kt, dstTensor, nullptr, nullptr,
                                           srcTensor, &sharedTmpBuffer, loc, reuse, &modelled)) {

@@ -34,11 +34,14 @@
 // unchecked, the steps above with the wrapped operands give the results too (V200Device,
 // V200Store), rows the steps skip reducing what the simulated UB holds in A. SoftmaxFlash
 // without update runs this (SoftMaxNDImpl) the same way; SoftmaxFlashV2's generic loop and its
-// config path run the same reductions: refused in checked mode (CheckFlashV2V200Defect); unchecked
-// both follow the device (FlashV2DeviceV200, V200Store). The 2201 reductions wrap the same way but
-// for oriSrcK in [64, 128) (V220Defect, one rule with NdReduceDefect): refused in checked mode
-// (CheckV220Defect); unchecked, SoftMax, LogSoftMax and SoftmaxFlash without update follow the
-// device (softmax_v220_device.h), SoftmaxFlashV2 and SoftmaxFlashV3 not (open).
+// config path run the same reductions: refused in checked mode (CheckFlashV2V200Defect; the config
+// path's, at the config's row stride cfgK, CheckConfigDefect); unchecked both follow the device
+// (FlashV2DeviceV200, V200Store; the config path with cfgK below srcK as well). The 2201
+// reductions wrap the same way but for oriSrcK in [64, 128) (V220Defect, one rule with
+// NdReduceDefect): refused in checked mode (CheckV220Defect; SoftMax's and SoftmaxFlashV2's
+// constant-shape config paths CheckConfigDefect); unchecked, SoftMax, LogSoftMax and SoftmaxFlash
+// without update follow the device (softmax_v220_device.h), SoftmaxFlashV2, SoftmaxFlashV3 and
+// the config paths not (open).
 #pragma once
 
 #include <algorithm>
@@ -241,15 +244,12 @@ inline void CheckNdReduceDefect(const char* api, NpuArch arch, bool generic,
 // SoftmaxFlashV2's generic split loop on 2002 (membase/common/softmax_flashv2_impl/
 // softmax_flashv2_{no_update,update}_impl.h) reduces each split with NewReduce{Max,Sum}LastNDImpl
 // over ReduceLastND {splitM, oriSrcK, splitM, srcK, reduceM, reduceK} (the tail split: tailM
-// rows), SoftMax's operands with srcK = splitK (no config shape) or, on the constant-shape config
-// path that is not the basic block (softmax_flashv2_common_impl.h SoftmaxFlashV2NoUpdate and
-// SoftmaxFlashV2NDImpl), oriSrcK = config.oriSrcK and srcK = cfgK, config.oriSrcK rounded up to
-// 8 (below 512 with oriSrcK in [64, 512), so there only splits of more than 255 rows and oriSrcK
-// from 16896 wrap): CheckNdReduceDefect. generic: the call takes those reductions (not
-// isBasicBlock, the M1 mode or the config's basic block); cfgK: 0 for t.splitK.
+// rows), SoftMax's operands with srcK = splitK: CheckNdReduceDefect. generic: the call takes
+// those reductions (not isBasicBlock or the M1 mode; the constant-shape config's path:
+// CheckConfigDefect).
 inline void CheckFlashV2V200Defect(bool generic, const AscendC::tiling::SoftMaxTiling& t,
-                                   const Dims& d, uint32_t cfgK = 0) {
-  CheckNdReduceDefect("SoftmaxFlashV2", NpuArch::k2002, generic, t, d, cfgK);
+                                   const Dims& d) {
+  CheckNdReduceDefect("SoftmaxFlashV2", NpuArch::k2002, generic, t, d);
 }
 
 // The 2201 generic loops (SoftMax, LogSoftMax, SoftmaxFlashV2's generic and WITHOUT_BRC loops,
@@ -257,8 +257,26 @@ inline void CheckFlashV2V200Defect(bool generic, const AscendC::tiling::SoftMaxT
 // SoftmaxFlash without update follow the device's wrapped sequence (softmax_v220_device.h
 // SoftMaxWorkV220); SoftmaxFlashV2's loops and SoftmaxFlashV3 keep lngrad's rows (open).
 inline void CheckV220Defect(const char* api, bool generic, const AscendC::tiling::SoftMaxTiling& t,
-                            const Dims& d) {
-  CheckNdReduceDefect(api, NpuArch::k2201, generic, t, d);
+                            const Dims& d, uint32_t cfgK = 0) {
+  CheckNdReduceDefect(api, NpuArch::k2201, generic, t, d, cfgK);
+}
+
+// The constant-shape config's generic path (config {cfgM, cfgOriK} set, not its basic block):
+// SoftMax's on 2201 (membase/v220 softmax_impl.h SoftMaxNDImpl, SingleSoftMaxImpl's loop) and
+// SoftmaxFlashV2's on 2201 and 2002 (with2002; membase/common softmax_flashv2_common_impl.h
+// SoftmaxFlashV2NoUpdate, SoftmaxFlashV2NDImpl) reduce with ReduceLastND {splitM, cfgOriK, splitM,
+// cfgK, reduceM, 32 B}, cfgK = cfgOriK rounded up to 8, whether cfgK is srcK (the generic rows)
+// or below it (softmax.h ConfigRows, softmaxflashv2.h FlashV2ConfigSplits). cfgK stays below 512
+// where cfgOriK is in [128, 512), so only splits of more than 255 rows there and cfgOriK from
+// 16896 wrap: refused in checked mode before anything is written, ahead of the config's other
+// refusals (a cfgK below srcK names the rows it mixes, not these wraps). t: the kernel's tiling.
+inline void CheckConfigDefect(const char* api, bool with2002, bool generic,
+                              const AscendC::tiling::SoftMaxTiling& t, const Dims& d,
+                              uint32_t cfgOriK) {
+  const Dims cfgD{d.m, d.k, cfgOriK};
+  const uint32_t cfgK = (cfgOriK + 7) / 8 * 8;
+  CheckNdReduceDefect(api, NpuArch::k2201, generic, t, cfgD, cfgK);
+  if (with2002) CheckNdReduceDefect(api, NpuArch::k2002, generic, t, cfgD, cfgK);
 }
 
 // The device's results of a call V200Defect names, as SoftMaxWorkV200 computes them (unchecked
@@ -284,13 +302,15 @@ void V200Store(const V200Device& dev, const AscendC::LocalTensor<T>& dst,
   }
 }
 
-// SoftmaxFlashV2's generic loop on 2002 (and its config path with cfgK = srcK, d.oriK the
-// config's), unchecked, for a tiling V200Defect names: the device's
+// SoftmaxFlashV2's generic loop on 2002 (and its config path, d.oriK the config's and redK its
+// cfgK: srcK, or below it for FlashV2ConfigSplits), unchecked, for a tiling V200Defect names with
+// srcK = redK: the device's
 // dst, max, expSum and (update) expMax into dev, split by split, from SoftmaxFlashV2NoUpdateImpl /
 // SoftmaxFlashV2UpdateImpl of membase/common/softmax_flashv2_impl/softmax_flashv2_{no_update,
 // update}_impl.h, and what they leave in the work buffer (written at the end). Per split: the
-// max pass (V200Pass) into a statistics block st, the Sub (GenericSubNDImpl, column c: lane c % 8
-// of its row) and Exp over the split's srcK columns, the sum pass into st. Where st and the
+// max pass (V200Pass, row i of the split read at i * redK) into a statistics block st, the Sub
+// (GenericSubNDImpl, column c: lane c % 8 of its row) and Exp over the split's rows of srcK
+// columns, the sum pass (at i * redK again) into st. Where st and the
 // accumulators A lie (floats of the buffer; s = splitSize, r = reduceSize, a = splitM * 64; half
 // data: its float copy at 0, the final exponentials):
 // - float, no update: st the max / expSum tensor's block, A at 0; with update st at 0, A at r:
@@ -309,12 +329,13 @@ void V200Store(const V200Device& dev, const AscendC::LocalTensor<T>& dst,
 template <typename T, typename U>
 bool FlashV2DeviceV200(bool update, const AscendC::tiling::SoftMaxTiling& t, const Dims& d,
                        const T* src, const U* inMax, const U* inSum, const U* maxT, const U* sumT,
-                       const AscendC::LocalTensor<uint8_t>& tmp, V200Device& dev, SrcLoc loc) {
+                       const AscendC::LocalTensor<uint8_t>& tmp, V200Device& dev, SrcLoc loc,
+                       uint32_t redK = 0) {
   constexpr bool kHalf = std::is_same_v<T, half>, kHalfStats = std::is_same_v<U, half>;
-  const uint32_t dstK = kHalfStats ? 16 : 8;
+  const uint32_t dstK = kHalfStats ? 16 : 8, rk = redK != 0 ? redK : d.k;
   if (CheckedMode() || detail::rep::RunningArch() != NpuArch::k2002 || t.splitM == 0 ||
-      t.splitK != d.k || t.srcK != d.k || t.reduceK != dstK || d.oriK == 0 || d.oriK > d.k ||
-      V200Defect(t, d).empty()) {
+      t.splitK != d.k || t.srcK != d.k || t.reduceK != dstK || d.oriK == 0 || d.oriK > rk ||
+      rk > d.k || V200Defect(t, Dims{d.m, rk, d.oriK}).empty()) {
     return false;
   }
   const uint64_t s = kHalf ? t.splitSize : 0, r = t.reduceSize, a = uint64_t{t.splitM} * kLanes;
@@ -342,7 +363,7 @@ bool FlashV2DeviceV200(bool update, const AscendC::tiling::SoftMaxTiling& t, con
       LoadRow(mx, maxT + o2, static_cast<uint32_t>(nr));
       st = mx.data();
     }
-    V200Pass(WorkOp::kMax, x.data(), d.k, m, d.oriK, dstK, st, acc, hw);
+    V200Pass(WorkOp::kMax, x.data(), rk, m, d.oriK, dstK, st, acc, hw);
     std::vector<float> mo(st, st + nr);  // the max the Sub takes, then the stored one
     if (update) {
       em.resize(nr);
@@ -367,7 +388,7 @@ bool FlashV2DeviceV200(bool update, const AscendC::tiling::SoftMaxTiling& t, con
       LoadRow(sm, sumT + o2, static_cast<uint32_t>(nr));
       st = sm.data();
     }
-    V200Pass(WorkOp::kSum, x.data(), d.k, m, d.oriK, dstK, st, acc, hw);
+    V200Pass(WorkOp::kSum, x.data(), rk, m, d.oriK, dstK, st, acc, hw);
     std::vector<float> out(st, st + nr);
     if (update) {
       for (uint64_t j = 0; j < nr; ++j) out[j] = em[j] * Widen(inSum[o2 + j]) + out[j];

@@ -17,8 +17,8 @@
 // float lanes l / 2; in SOFTMAX_OUTPUT_WITHOUT_BRC mode without update the srcK = 8 and 16 paths
 // store statistics up to the last register's end (M1StatRows). On 2002 the generic loop's
 // and the config path's splits whose NewReduce{Max,Sum}LastNDImpl operands wrap are refused in
-// checked mode (softmax_v200_work.h CheckFlashV2V200Defect); unchecked, they give the device's
-// outputs (FlashV2DeviceV200).
+// checked mode (softmax_v200_work.h CheckFlashV2V200Defect, CheckConfigDefect: 2201's config
+// path too); unchecked, they give the device's outputs (FlashV2DeviceV200).
 #pragma once
 
 #include "lib/activation/softmax.h"
@@ -648,10 +648,16 @@ void SoftmaxFlashV2(const LocalTensor<D>& dstTensor, const LocalTensor<U>& expSu
   bool basic = isBasicBlock;
   if constexpr (config.oriSrcM != 0 && config.oriSrcK != 0 && !m1) {
     constexpr sd::CfgShape cfg{config.oriSrcM, config.oriSrcK};
+    sd::CheckConfigDefect("SoftmaxFlashV2", true, !cfg.Basic(), run, d, cfg.k);  // 2201, 2002
     const sd::CfgPath path = sd::FlashV2Config<U>(cfg, isBasicBlock, run, d);
-    sd::CheckFlashV2V200Defect(path != sd::CfgPath::kBasic, run, d, cfg.SplitK());
-    if (path == sd::CfgPath::kSplits) {
+    if (path == sd::CfgPath::kSplits) {  // 2002's wraps unchecked: the device's (FlashV2DeviceV200)
+      sd::V200Device dev;
+      sd::FlashV2DeviceV200<D, U>(isUpdate, run, d, srcTensor.HostPtr(), inMaxTensor.HostPtr(),
+                                  inExpSumTensor.HostPtr(), maxTensor.HostPtr(),
+                                  expSumTensor.HostPtr(), sharedTmpBuffer, dev, loc, cfg.SplitK());
       sd::FlashV2ConfigSplits(isUpdate, args, cfg, d, run, &sharedTmpBuffer, loc);
+      sd::V200Store(dev, dstTensor, &expSumTensor, &maxTensor, &expMaxTensor);
+      if (dev.set) leave.Modelled();
       return;
     }
     basic = path == sd::CfgPath::kBasic;
