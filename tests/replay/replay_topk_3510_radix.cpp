@@ -370,4 +370,12 @@ void Run(const Case& c, Images& im) {
   }
 }
 
+void SortRadixDescend(uint32_t es, uint32_t count, Images& im) {
+  Case c;
+  c.es = es;
+  c.kind = Kind::kUnsigned;
+  RadixSortDescend(c, im.src.data(), im.idx.data(), im.tmp.data(), im.dv.data(), im.di.data(),
+                   count);
+}
+
 }  // namespace lngrad_replay::topk3510radix

@@ -37,4 +37,9 @@ struct Images {
 // Runs the kit's TopK (RADIX_SELECT) over the images (tmp must hold the Sort's scratch too).
 void Run(const Case& c, Images& im);
 
+// The Sort `sorted` calls, on its own: Sort<U, int32_t, false, {RADIX_SORT, true}> of count
+// unsigned es-byte values at im.src with int32_t indexes at im.idx, its sharedTmpBuffer im.tmp;
+// writes im.dv, im.di and im.tmp.
+void SortRadixDescend(uint32_t es, uint32_t count, Images& im);
+
 }  // namespace lngrad_replay::topk3510radix

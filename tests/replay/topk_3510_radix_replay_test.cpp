@@ -278,4 +278,83 @@ TEST(TopKRadix3510Replay, CheckedModeRefusesAScratchBelowTheLayout) {
   }
 }
 
+// The 950 Sort's RADIX_SORT with both indexes and sharedTmpBuffer (lib/sort/sort.h
+// RadixSort950) in the form TopK's `sorted` calls it (unsigned values, descending, int32_t
+// indexes), against the replay's Sort: dst, dstIndex, src, srcIndex and the whole scratch
+// (filled with 0xa5) bit for bit; counts from 1 to past four 256-value blocks, ties.
+template <typename T>
+void CheckSort(uint32_t count, uint32_t seed) {
+  constexpr uint32_t es = sizeof(T);
+  static constexpr SortConfig kDescend = {SortType::RADIX_SORT, true};
+  SCOPED_TRACE(::testing::Message() << es << "-byte Sort, count " << count);
+  const uint64_t align = (count + 31) / 32 * 32;
+  const std::vector<uint32_t> sizes = {
+      Up32(uint64_t{count} * es + 64), Up32(uint64_t{count} * 4 + 64),
+      Up32(512 + 7 * align + (es == 1 ? 0 : (es + 4) * align) + 96),
+      Up32(uint64_t{count} * es + 64), Up32(uint64_t{count} * 4 + 64)};
+  rp::Images want;
+  want.src = Scores<T>(seed, sizes[0] / es);
+  want.idx = std::vector<uint8_t>(sizes[1]);
+  for (uint32_t i = 0; i < sizes[1] / 4; ++i) {
+    const uint32_t v = 7000 + 5 * i;
+    std::memcpy(want.idx.data() + i * 4, &v, 4);
+  }
+  want.tmp = std::vector<uint8_t>(sizes[2], 0xa5);
+  want.dv = std::vector<uint8_t>(sizes[3], 0xa5);
+  want.di = std::vector<uint8_t>(sizes[4], 0xa5);
+  rp::Images got = want;
+  lngrad::aicore::LaunchOptions o;
+  o.soc = k950;
+  const lngrad::Status st = lngrad::aicore::Launch(
+      1,
+      [&] {
+        Bufs b({sizes[0], sizes[1], sizes[2], sizes[3], sizes[4]});
+        std::vector<uint8_t>* img[5] = {&got.src, &got.idx, &got.tmp, &got.dv, &got.di};
+        for (int i = 0; i < 5; ++i) {
+          std::memcpy(b.buf[i].Get<uint8_t>().HostPtr(), img[i]->data(), sizes[i]);
+        }
+        Sort<T, int32_t, false, kDescend>(b.buf[3].Get<T>(), b.buf[4].Get<int32_t>(),
+                                          b.buf[0].Get<T>(), b.buf[1].Get<int32_t>(),
+                                          b.buf[2].Get<uint8_t>(), count);
+        for (int i = 0; i < 5; ++i) {
+          std::memcpy(img[i]->data(), b.buf[i].Get<uint8_t>().HostPtr(), sizes[i]);
+        }
+      },
+      o);
+  ASSERT_TRUE(st.ok()) << st.ToString();
+  rp::SortRadixDescend(es, count, want);
+  EXPECT_EQ(Diff(got.dv, want.dv, UINT64_MAX, "dst"), "");
+  EXPECT_EQ(Diff(got.di, want.di, UINT64_MAX, "dstIndex"), "");
+  EXPECT_EQ(Diff(got.src, want.src, UINT64_MAX, "src"), "");
+  EXPECT_EQ(Diff(got.idx, want.idx, UINT64_MAX, "srcIndex"), "");
+  EXPECT_EQ(Diff(got.tmp, want.tmp, UINT64_MAX, "sharedTmpBuffer"), "");
+}
+
+TEST(TopKRadix3510Replay, SortRadixScratchIsTheKits) {
+  uint32_t seed = 1000;
+  for (const uint32_t count : {1u, 7u, 32u, 100u, 256u, 257u, 600u, 1100u}) {
+    CheckSort<uint8_t>(count, ++seed);
+    CheckSort<uint16_t>(count, ++seed);
+    CheckSort<uint32_t>(count, ++seed);
+  }
+}
+
+// A sharedTmpBuffer below the end of RADIX_SORT's writes is refused: 100 uint32_t values with
+// int32_t indexes write up to 512 + 11 * 128 + 400 = 2320 bytes.
+TEST(TopKRadix3510Replay, SortRadixRefusesAScratchBelowItsWrites) {
+  using lngrad::aicore::test::Ub;
+  static constexpr SortConfig kDescend = {SortType::RADIX_SORT, true};
+  for (const uint32_t bytes : {2319u, 2320u}) {
+    lngrad::aicore::test::ExpectCheck(
+        [bytes](Ub& ub) {
+          LocalTensor<uint8_t> tmp = ub.Get<uint8_t>(3);
+          tmp.SetSize(bytes);
+          Sort<uint32_t, int32_t, false, kDescend>(ub.Get<uint32_t>(0), ub.Get<int32_t>(1),
+                                                   ub.Get<uint32_t>(2), ub.Get<int32_t>(1)[2048],
+                                                   tmp, 100u);
+        },
+        bytes < 2320 ? "tmp_buffer" : "", bytes < 2320 ? "write 2320 bytes" : "", k950);
+  }
+}
+
 }  // namespace

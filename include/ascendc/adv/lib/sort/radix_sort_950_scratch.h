@@ -1,7 +1,8 @@
 // lngrad: what the 950 Sort's RADIX_SORT with indexes (the vendor's sort_impl.h SortImpl of
 // (dst, dstIndex, src, srcIndex, sharedTmpBuffer), isReuseSource false) leaves in its
-// sharedTmpBuffer; used by TopK's radix select with `sorted` (lib/sort/topk_3510.h), whose Sort
-// is that call on the unsigned keys, descending, int32_t indexes.
+// sharedTmpBuffer; used by that Sort overload (lib/sort/sort.h RadixSort950) and by TopK's radix
+// select with `sorted` (lib/sort/topk_3510.h), whose Sort is that call on the unsigned keys,
+// descending, int32_t indexes.
 //
 // The scratch (ArrangeCommonTmpBuffer, A = calCount rounded up to 32): the exclusive sum of the
 // pass's byte histogram (256 uint16) at 0; the pass's bytes (srcU8) at 512, A wide; the global
@@ -49,8 +50,7 @@ inline RadixScratch950 RadixScratchOf950(uint32_t es, uint32_t idxEs, uint32_t c
 }
 
 // The byte ranges (offset, length) the sort stores to in its scratch.
-inline std::vector<std::pair<uint64_t, uint64_t>> RadixScratchWrites950(uint32_t es,
-                                                                        uint32_t idxEs,
+inline std::vector<std::pair<uint64_t, uint64_t>> RadixScratchWrites950(uint32_t es, uint32_t idxEs,
                                                                         uint32_t count) {
   const RadixScratch950 s = RadixScratchOf950(es, idxEs, count);
   const uint64_t a = s.indexU16 - s.srcU8, n = count;
