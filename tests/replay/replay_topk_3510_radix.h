@@ -3,11 +3,12 @@
 // TopKNSmall, TopKRaidxSelect, InitializeTempBuffer, GenerateAccumulateData with
 // FilterDataAndGivenByteFromOri and the ACCUMULATE Histograms, the threshold's binary search,
 // GatherGreaterAndEqualKData/Index, SaveData, SaveDataUnAlign), sort_common_utils.h
-// (TwiddleInData/TwiddleOutData) and sort_impl.h's RADIX_SORT (its result order only: Not,
-// least-significant-byte counting passes, Not back), for lngrad's tests; no code shared with
-// include/. It runs the sequence vector chunk by vector chunk (256 bytes, UpdateMask's tails) on
-// byte images of the buffers. What the radix Sort of `sorted` leaves in its own scratch is not
-// replayed: Run says where that scratch starts.
+// (TwiddleInData/TwiddleOutData) and sort_impl.h's RADIX_SORT with indexes (SortImpl,
+// ArrangeCommonTmpBuffer, GetExclusiveSum, EightBitsSort, LocalSort,
+// UpdateValueAndIndexByLocalIndex: what `sorted`'s Sort leaves in its scratch too), for lngrad's
+// tests; no code shared with include/ (the helper who wrote the Sort's part also changed
+// lngrad's lib/sort/topk_3510.h and radix_sort_950_scratch.h). It runs the sequence vector
+// chunk by vector chunk (256 bytes, UpdateMask's tails) on byte images of the buffers.
 #pragma once
 
 #include <cstdint>
@@ -33,8 +34,12 @@ struct Images {
   std::vector<uint8_t> src, idx, tmp, dv, di;
 };
 
-// Runs the kit's TopK (RADIX_SELECT) over the images; returns the tmp offset where the radix
-// Sort's scratch starts (sorted), else tmp.size().
-uint64_t Run(const Case& c, Images& im);
+// Runs the kit's TopK (RADIX_SELECT) over the images (tmp must hold the Sort's scratch too).
+void Run(const Case& c, Images& im);
+
+// The Sort `sorted` calls, on its own: Sort<U, int32_t, false, {RADIX_SORT, true}> of count
+// unsigned es-byte values at im.src with int32_t indexes at im.idx, its sharedTmpBuffer im.tmp;
+// writes im.dv, im.di and im.tmp.
+void SortRadixDescend(uint32_t es, uint32_t count, Images& im);
 
 }  // namespace lngrad_replay::topk3510radix

@@ -469,11 +469,11 @@ TEST(ScratchInitcheck, TopKRadixSelect950ScratchIsModelledNotMarked) {
   }
 }
 
-// What the radix Sort of a `sorted` config leaves in its own scratch is not modelled: uint8_t
-// keys with isInitIndex, the largest (no twiddle), inner 32: that scratch starts 160 bytes in
-// (after 32 gathered keys and 128 bytes of gathered indexes), inside the probe's read, which
-// initcheck reports from there (the head before it is modelled).
-TEST(ScratchInitcheck, TopKRadixSelectSortScratchReadAfterTheCall) {
+// What the radix Sort of a `sorted` config leaves in its own scratch is modelled
+// (lib/sort/radix_sort_950_scratch.h): uint8_t keys with isInitIndex, the largest (no twiddle),
+// inner 32: that scratch starts 160 bytes in (after 32 gathered keys and 128 bytes of gathered
+// indexes) with its 512-byte exclusive sum, so reading the scratch's head afterwards is clean.
+TEST(ScratchInitcheck, TopKRadixSelectSortScratchIsModelledNotMarked) {
   const Call call = [](Ops& o) {
     TopkTiling tiling;
     tiling.tmpLocalSize = 0;
@@ -482,12 +482,7 @@ TEST(ScratchInitcheck, TopKRadixSelectSortScratchReadAfterTheCall) {
         o.a, o.d.ReinterpretCast<int32_t>(), o.b, o.c.ReinterpretCast<int32_t>(),
         o.c.ReinterpretCast<bool>(), o.tmp, 8, tiling, info, true);
   };
-  const Outcome loud = RunScratch(k950, san::kAllTools, Then::kRead, call);
-  ASSERT_EQ(loud.r.failures.size(), 1u) << loud.r.AllText();
-  EXPECT_EQ(loud.r.failures[0].check, "initcheck");
-  const std::string& m = loud.r.failures[0].message;
-  EXPECT_NE(m.find("read of scratch TopK left"), std::string::npos) << m;
-  EXPECT_NE(m.find("reads UB bytes [16544, 16640)"), std::string::npos) << m;  // tmp + 160 on
+  ExpectClean(RunScratch(k950, san::kAllTools, Then::kRead, call).r);
   ExpectClean(RunScratch(k950, san::kAllTools, Then::kWriteThenRead, call).r);
 }
 

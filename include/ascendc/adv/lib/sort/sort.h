@@ -14,10 +14,13 @@
 //
 // The 950 Sort (calCount elements, ascending unless config.isDescend): RADIX_SORT is a stable
 // sort by the bits as the device's radix passes order them (floats by value, -0 before +0, NaNs
-// by their bits after +inf or before -inf); MERGE_SORT runs the kit's sequence (sort_impl.h:
-// sign flip of src for ascending, Sort32, DoFullSort's merge rounds, Extract in place, flip
-// back; MergeSort950 below), so NaNs, zeros and ties land where Sort32 and MrgSort put them
-// (sort_ops.h), and dst, tmp and src keep what the sequence leaves there.
+// by their bits after +inf or before -inf); with both indexes and sharedTmpBuffer (isReuseSource
+// false) its scratch holds what the kit's passes leave (radix_sort_950_scratch.h), the other
+// overloads leave their scratch untouched and isReuseSource leaves src as given; MERGE_SORT runs
+// the kit's sequence (sort_impl.h: sign flip of src for ascending, Sort32, DoFullSort's merge
+// rounds, Extract in place, flip back; MergeSort950 below), so NaNs, zeros and ties land where
+// Sort32 and MrgSort put them (sort_ops.h), and dst, tmp and src keep what the sequence leaves
+// there.
 #pragma once
 
 #include <algorithm>
@@ -25,10 +28,12 @@
 #include <cstring>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "kernel_tiling/sort_config.h"
 #include "lib/math/math_common.h"
+#include "lib/sort/radix_sort_950_scratch.h"
 #include "lngrad_aicore/data_copy.h"
 #include "lngrad_aicore/sort_ops.h"
 
@@ -288,11 +293,23 @@ void MergeSort950(const AscendC::LocalTensor<T>& dst,
   if constexpr (!isDescend) FlipSigns(dst, count, loc);
 }
 
-// The RADIX_SORT form: a stable sort by RadixKey.
+// The RADIX_SORT form: a stable sort by RadixKey. tmp (the overload with both indexes and
+// sharedTmpBuffer, isReuseSource false): its scratch as the kit's passes leave it
+// (radix_sort_950_scratch.h, the keys RadixKey makes, which are TwiddleInData's); a scratch
+// below the end of those writes raises tmp_buffer in any mode (they would leave the buffer).
 template <typename T, typename U, bool isDescend>
 void RadixSort950(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U>* dstIndex,
                   const AscendC::LocalTensor<T>& src, const AscendC::LocalTensor<U>* srcIndex,
-                  uint32_t count, SrcLoc loc) {
+                  const AscendC::LocalTensor<uint8_t>* tmp, uint32_t count, SrcLoc loc) {
+  if (tmp != nullptr) {
+    const uint64_t end = RadixScratchOf950(sizeof(T), sizeof(U), count).end;
+    if (tmp->View().size_bytes < end) {
+      RaiseKernelCheck(checks::kTmpBuffer, "Sort: RADIX_SORT's passes write " +
+                                               std::to_string(end) +
+                                               " bytes of sharedTmpBuffer, which holds " +
+                                               std::to_string(tmp->View().size_bytes));
+    }
+  }
   std::vector<uint32_t> order(count);
   for (uint32_t i = 0; i < count; ++i) order[i] = i;
   const T* x = src.HostPtr();
@@ -304,6 +321,11 @@ void RadixSort950(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor
     rec.Read(x, uint64_t{count} * sizeof(T));
     rec.Write(dst.HostPtr(), uint64_t{count} * sizeof(T));
     if (dstIndex != nullptr) rec.Write(dstIndex->HostPtr(), uint64_t{count} * sizeof(U));
+    if (tmp != nullptr) {
+      for (const auto& [off, len] : RadixScratchWrites950(sizeof(T), sizeof(U), count)) {
+        rec.Write(tmp->HostPtr() + off, len);
+      }
+    }
   }
   std::vector<T> values(count);
   std::vector<U> idx(count);
@@ -311,16 +333,25 @@ void RadixSort950(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor
     values[i] = x[order[i]];
     idx[i] = srcIndex != nullptr ? srcIndex->HostPtr()[order[i]] : static_cast<U>(order[i]);
   }
+  if (tmp != nullptr) {
+    std::vector<uint64_t> keys(count);
+    std::vector<uint8_t> ids(uint64_t{count} * sizeof(U));
+    for (uint32_t i = 0; i < count; ++i) keys[i] = RadixKey(x[i], isDescend);
+    std::memcpy(ids.data(), srcIndex->HostPtr(), ids.size());
+    WriteRadixScratch950(tmp->HostPtr(), std::move(keys), std::move(ids), sizeof(T), sizeof(U));
+  }
   std::copy(values.begin(), values.end(), dst.HostPtr());
   if (dstIndex != nullptr) std::copy(idx.begin(), idx.end(), dstIndex->HostPtr());
 }
 
 // The 950 Sort: dst (and dstIndex when given) = src (with srcIndex, else 0, 1, ...) sorted.
-// tmp null: the stack buffer (the overloads without sharedTmpBuffer).
+// tmp null: the stack buffer (the overloads without sharedTmpBuffer). radixScratch: RADIX_SORT
+// writes tmp as the kit does (the overload with both indexes and tmp, isReuseSource false).
 template <typename T, typename U, const AscendC::SortConfig& config>
 void Sort950(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U>* dstIndex,
              const AscendC::LocalTensor<T>& src, const AscendC::LocalTensor<U>* srcIndex,
-             const AscendC::LocalTensor<uint8_t>* tmp, uint32_t count, SrcLoc loc) {
+             const AscendC::LocalTensor<uint8_t>* tmp, uint32_t count, SrcLoc loc,
+             bool radixScratch = false) {
   const char* api = "Sort";
   math_detail::CheckElementwise(
       api, count, math_detail::Products::kOnly3510, math_detail::Overlap::kIdentical,
@@ -330,7 +361,8 @@ void Sort950(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U>* 
     const AscendC::LocalTensor<uint8_t> scratch = tmp != nullptr ? *tmp : math_detail::StackTmp();
     MergeSort950<T, config.isDescend>(dst, dstIndex, src, srcIndex, scratch, count, loc);
   } else {
-    RadixSort950<T, U, config.isDescend>(dst, dstIndex, src, srcIndex, count, loc);
+    RadixSort950<T, U, config.isDescend>(dst, dstIndex, src, srcIndex, radixScratch ? tmp : nullptr,
+                                         count, loc);
   }
 }
 
@@ -346,8 +378,9 @@ void Sort(const LocalTensor<T>& dstTensor, const LocalTensor<U>& dstIndexTensor,
           const LocalTensor<T>& srcTensor, const LocalTensor<U>& srcIndexTensor,
           const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount,
           lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  lngrad::aicore::sort_detail::Sort950<T, U, config>(
-      dstTensor, &dstIndexTensor, srcTensor, &srcIndexTensor, &sharedTmpBuffer, calCount, loc);
+  lngrad::aicore::sort_detail::Sort950<T, U, config>(dstTensor, &dstIndexTensor, srcTensor,
+                                                     &srcIndexTensor, &sharedTmpBuffer, calCount,
+                                                     loc, !isReuseSource);
 }
 
 template <typename T, typename U, bool isReuseSource = false,

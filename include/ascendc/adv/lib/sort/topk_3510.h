@@ -23,11 +23,13 @@
 // Row j's outputs land at j * kPad (kPad = k rounded up to 32 bytes of T) and its indexes at
 // j * AlignUp(k, 8); TOPK_NSMALL then moves row j's k values and indexes to j * k
 // (SaveDataUnAlign), which leaves the padded rows' later elements behind the packed ones.
-// Not modelled: what the radix Sort of `sorted` leaves in its own scratch (from its start to
-// the buffer's end, left unmodelled for initcheck). T: the 1, 2 and 4-byte types the kit takes
-// (uint8_t, int8_t, uint16_t, int16_t, half, bfloat16_t, uint32_t, int32_t); 8-byte types are
-// refused at compile time. A scratch below the select's layout raises tmp_buffer in any mode
-// (its writes would leave the buffer).
+// With `sorted`, the radix Sort's scratch (from the row's sort offset) holds what the kit's
+// Sort leaves there (lib/sort/radix_sort_950_scratch.h: the last pass's exclusive sum, bytes,
+// indexes and permutation, the even passes' values and indexes); its unwritten bytes keep the
+// twiddled keys or what was there. T: the 1, 2 and 4-byte types the kit takes (uint8_t, int8_t,
+// uint16_t, int16_t, half, bfloat16_t, uint32_t, int32_t); 8-byte types are refused at compile
+// time. A scratch below the select's layout, or with `sorted` below the end of the Sort's
+// writes, raises tmp_buffer in any mode (the writes would leave the buffer).
 #pragma once
 
 #include <algorithm>
@@ -35,7 +37,10 @@
 #include <cstring>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
+
+#include "lib/sort/radix_sort_950_scratch.h"
 
 namespace lngrad::aicore::topk_detail {
 
@@ -172,6 +177,16 @@ void RadixSelectRow950(uint8_t* src, const int32_t* ids, uint8_t* dst, int32_t* 
   }
   pick.resize(k);
   if (sorted) {
+    // The Sort<ConvType, int32_t, false, {RADIX_SORT, true}> of the first k gathered keys and
+    // indexes: its passes order the keys Not'd (TwiddleInData's isDescend) in its scratch.
+    std::vector<uint64_t> sortKeys(k);
+    std::vector<uint8_t> sortIds(uint64_t{k} * 4);
+    for (uint32_t i = 0; i < k; ++i) {
+      sortKeys[i] = static_cast<U>(~key[pick[i]]);
+      std::memcpy(sortIds.data() + uint64_t{i} * 4, &ids[pick[i]], 4);
+    }
+    sort_detail::WriteRadixScratch950(base + l.sortBuf, std::move(sortKeys), std::move(sortIds), S,
+                                      4);
     std::stable_sort(pick.begin(), pick.end(),
                      [&](uint32_t a, uint32_t b) { return key[a] > key[b]; });
   }
@@ -196,11 +211,15 @@ void RunRadix950(const AscendC::LocalTensor<T>& dstValue,
   const bool twiddled = !largest || kRadixFloat<T> || std::is_signed_v<T>;
   const uint64_t idxBytes = isInitIndex ? 0 : uint64_t{4} * inner * (nsmall ? rows : 1);
   const RadixLayout l = RadixLayoutOf<T>(inner, twiddled, isReuseSrc);
-  const uint64_t need = idxBytes + l.end;
+  const uint64_t selectEnd = idxBytes + l.end;
+  const uint64_t sortEnd =
+      idxBytes + l.sortBuf + sort_detail::RadixScratchOf950(S, 4, kk).end;  // `sorted`'s Sort
+  const uint64_t need = sorted ? std::max(selectEnd, sortEnd) : selectEnd;
   if (tmp.View().size_bytes < need) {
     RaiseKernelCheck(checks::kTmpBuffer, "TopK: the radix select's scratch holds " +
                                              std::to_string(tmp.View().size_bytes) +
-                                             " bytes, its layout needs " + std::to_string(need));
+                                             " bytes, its layout needs " + std::to_string(need) +
+                                             (sorted ? " (with the radix Sort's scratch)" : ""));
   }
   const uint64_t vcount = uint64_t{rows - 1} * kPad + kk, icount = uint64_t{rows - 1} * iPad + kk;
   src.Access(0, uint64_t{rows} * inner, "TopK srcLocal");
@@ -217,7 +236,12 @@ void RunRadix950(const AscendC::LocalTensor<T>& dstValue,
       if (isReuseSrc && twiddled) rec.Write(src.HostPtr(), uint64_t{rows} * inner * S);
       rec.Write(dstValue.HostPtr(), vcount * S);
       rec.Write(dstIndex.HostPtr(), icount * 4);
-      rec.Write(t, sorted ? idxBytes + l.sortBuf : need);
+      rec.Write(t, selectEnd);
+      if (sorted) {
+        for (const auto& [off, len] : sort_detail::RadixScratchWrites950(S, 4, kk)) {
+          rec.Write(t + idxBytes + l.sortBuf + off, len);
+        }
+      }
     }
   }
   if (!isInitIndex) {
@@ -244,10 +268,6 @@ void RunRadix950(const AscendC::LocalTensor<T>& dstValue,
       std::memmove(dv + uint64_t{j} * kk * S, dv + uint64_t{j} * kPad * S, uint64_t{kk} * S);
       std::memmove(di + uint64_t{j} * kk, di + uint64_t{j} * iPad, uint64_t{kk} * 4);
     }
-  }
-  if (sorted) {
-    san::LeaveScratchUnmodelled("TopK", loc, t + idxBytes + l.sortBuf,
-                                tmp.View().size_bytes - idxBytes - l.sortBuf);
   }
 }
 
