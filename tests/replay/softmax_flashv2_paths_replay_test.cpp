@@ -14,7 +14,7 @@
 // output against ReplayFlashV2BasicScratchHalf; scratch sizes for 8 and 24 rows and the maximum,
 // capped at 96 KiB). Session 23 (bb): float data in splits not a multiple of 8 rows, unchecked
 // (FloatDataSplitsNotAMultipleOf8Rows; the statistics' ceil(splitM / 8) * 8 rows inside the
-// tensors).
+// tensors) and K = 1024 in splits of fewer than 8 rows (FloatDataK1024InSplitsOfFewerThan8Rows).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -250,6 +250,10 @@ int Check(const Shape& s, uint32_t tmpBytes, uint32_t seed, uint32_t rows = 0, b
     // statistics stay inside the tensors (lngrad follows the device there only).
     if (t.rangeM != 0 &&
         (t.rangeM - 1) * t.reduceSize + (t.splitM + 7) / 8 * 64 > uint64_t{s.m} * 8) {
+      continue;
+    }
+    // K = 1024 with splitM below 8: its reductions read 8 rows of src and dst from the split on.
+    if (t.rangeM != 0 && s.k == 1024 && t.splitM < 8 && (t.rangeM - 1) * t.splitM + 8 > s.m) {
       continue;
     }
     SmxTiling mt;
@@ -549,4 +553,24 @@ TEST(SoftmaxFlashV2BasicScratchReplay, FloatDataSplitsNotAMultipleOf8Rows) {
     covered += Check(c.s, RowsBytes(c.rows) + 4096, seed += 10, c.rows);
   }
   EXPECT_EQ(covered, 48) << "cases the replay covers";
+}
+
+// K = 1024 in splits of fewer than 8 rows, unchecked (session 23, bb): SpecialBasicBlock{Max,Add}
+// Impl's fixed repeats reduce 8 rows of src (the max) and of dst (the sum) from the split on (rows
+// past the split: the next split's src, dst as before the call; the shapes keep them inside the
+// tensors) through 1024 work floats, and the Brcbs write 8 rows of statistics. Buffers of 1024
+// floats (the footprint) and of the split's rows plus 4096 bytes.
+TEST(SoftmaxFlashV2BasicScratchReplay, FloatDataK1024InSplitsOfFewerThan8Rows) {
+  struct Case {
+    Shape s;
+    uint32_t rows;
+  };
+  const Case cases[] = {{{16, 1024}, 6}, {{16, 1024}, 7}, {{8, 1024}, 5}, {{8, 1024}, 7}};
+  uint32_t seed = 9950;
+  int covered = 0;
+  for (const Case& c : cases) {
+    covered += Check(c.s, 4096, seed += 10, c.rows);
+    covered += Check(c.s, RowsBytes(c.rows) + 4096, seed += 10, c.rows);
+  }
+  EXPECT_EQ(covered, 32) << "cases the replay covers";
 }

@@ -30,8 +30,8 @@
 // then BlockReduce-d in place and into dst. Covered: splitM up to 255 (half data: a multiple of
 // 8), splitK up to 2040, rangeM >= 1, the tiling made for the shape, a footprint inside the
 // buffer (and, float data in splits not a multiple of 8 rows, the statistics' ceil(M / 8) * 8
-// rows of the last split inside the tensors); elsewhere Active() is false and the buffer stays
-// marked (the M1 mode and 2002 too).
+// rows of the last split inside the tensors, for K = 1024 its 8 rows of src and dst too); elsewhere
+// Active() is false and the buffer stays marked (the M1 mode and 2002 too).
 //
 // FlashV2BasicDefect (session 21): the tilings the device computes wrongly, refused in checked
 // mode (softmax_device_defect, every data type): K = 1024 with splitM other than 8 (the fixed
@@ -43,7 +43,9 @@
 // the UB holds there); half data (session 22) in HalfSplit, the wrapped repeats cutting its Casts
 // of src and dst too. Session 23 (bb): float data in splits not a multiple of 8 rows in DeviceSplit
 // (ceil(M / 8) * 8 rows of statistics from the reductions' stale floats, written split by split
-// into the next split's rows; the update's inExpSum product read by the next split). The other
+// into the next split's rows; the update's inExpSum product read by the next split) and K = 1024
+// with splitM below 8 (8 rows of src and dst reduced from the split on: the next rows as the
+// device finds them, dst as before the call), where those rows stay inside the tensors. The other
 // refused tilings keep lngrad's rows.
 #pragma once
 
@@ -207,11 +209,14 @@ class FlashV2BasicScratch {
     // The defects it follows (unchecked): K = 1024 with splitM above 8, the Exp's repeats
     // wrapped (half data: its Casts too), float data in splits not a multiple of 8 rows (Begin:
     // where the ceil(M / 8) * 8 rows of statistics stay inside the tensors); inside the buffer
-    // (float data 64 M + 64 ceil(M / 8) floats, without update 64 M + 8 ceil(M / 8), half data
+    // (float data 64 M + 64 ceil(M / 8) floats, without update 64 M + 8 ceil(M / 8), and
+    // K = 1024's 1024 work floats; half data
     // splitSize + reduceSize + 64 M, 1024 for K = 1024) so that the stale floats read are the UB's.
     device_ = on_ && !FlashV2BasicDefect(t).empty();
-    const uint64_t reach = half ? uint64_t{t.splitSize} + t.reduceSize + std::max(64u * m, 1024u)
-                                : uint64_t{m} * 64 + (update ? StatFloats() : StatFloats() / 8);
+    const uint64_t reach =
+        half ? uint64_t{t.splitSize} + t.reduceSize + std::max(64u * m, 1024u)
+             : std::max<uint64_t>(uint64_t{m} * 64 + (update ? StatFloats() : StatFloats() / 8),
+                                  d.k == 1024 ? 1024 : 0);
     if (device_ && reach > tmp.View().size_bytes / 4) on_ = device_ = false;
   }
   bool Active() const { return on_; }
@@ -243,15 +248,18 @@ class FlashV2BasicScratch {
       const uint64_t cap = std::min<uint64_t>(
           {a.max.GetSize(), a.expSum.GetSize(), update_ ? a.expMax.GetSize() : sr,
            update_ ? a.inExpSum.GetSize() : sr, update_ ? a.inMax.GetSize() : sr});
-      if (sr > cap) {
+      // K = 1024 with splitM below 8: the reductions read 8 rows of src and of dst from the
+      // split on (past the last split's rows: followed inside the tensors only).
+      const uint64_t xr = (rows + (k_ == 1024 && t_.splitM < 8 ? 8 - t_.splitM : 0)) * k_;
+      if (sr > cap || xr > std::min<uint64_t>(a.src.GetSize(), a.dst.GetSize())) {
         on_ = device_ = false;
         return;
       }
       statReach_ = sr;
-      src_.assign(io_.src, io_.src + rows * k_);
+      src_.assign(io_.src, io_.src + xr);
       if (update_) inMax_.assign(io_.inMax, io_.inMax + sr);
       if (device_ && update_) inSum_.assign(io_.inExpSum, io_.inExpSum + sr);
-      if (device_ && !update_) dst_.assign(io_.dst, io_.dst + rows * k_);
+      if (device_) dst_.assign(io_.dst, io_.dst + xr);
     }
   }
 
@@ -265,6 +273,9 @@ class FlashV2BasicScratch {
     img_.assign(n_ + 2048 + t_.splitSize + uint64_t{t_.splitM} * kLanes * 2, 0.0f);
     std::memcpy(img_.data(), tmp_.HostPtr(), bytes);
     written_.assign(n_, false);
+    // Device mode, float data: dst as before the call, so that a split's 8-row K = 1024
+    // reductions read the next rows' bytes as the device finds them.
+    if (device_ && !half_) std::copy(dst_.begin(), dst_.end(), io_.dst);
     for (uint32_t s = 0; s < t_.rangeM; ++s)
       half_ ? HalfSplit(s) : device_ ? DeviceSplit(s) : Split(s);
     if (high_ > n_) {  // the kit's footprint passes the buffer's end: left marked
