@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "../aicore/checked_mode_scope.h"
 #include "kernel_operator.h"
 #include "scratch_harness.h"
 #include "tiling/tiling_api.h"
@@ -75,16 +76,17 @@ TEST(ScratchInitcheck, SoftMaxFamilyReadAfterTheCall) {
     });
   }
   // SoftmaxFlash is modelled on 2201/2002 with and without update, 2201's isBasicBlock included
-  // (SoftmaxFlashIsModelledNotMarked), for tilings of SoftMaxFlashTilingFunc's form; half data
-  // with float statistics and the host tiling of the shape (reduceK 16 halves, not the float
-  // statistics' 8) stays marked.
+  // (SoftmaxFlashIsModelledNotMarked), for tilings of SoftMaxFlashTilingFunc's form and (unchecked,
+  // session 23) a reduceK of 8 or 16 other than the statistics'; a tiling whose splits need more
+  // than the buffer (here made for four times it: 2 splitSize + 4 reduceSize floats past 8 KiB)
+  // stays marked.
   ExpectLoud(k910, "SoftmaxFlash", [](Ops& o) {
     SoftMaxTiling t;
-    SoftMaxFlashTilingFunc(ge::Shape({kSmM, kSmK}), 2, kTmpBytes, t, true);
+    SoftMaxFlashTilingFunc(ge::Shape({kSmM, 128}), 4, 4 * kTmpBytes, t, true);
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-    SoftmaxFlash<half>(H(o.a), F(o.c), F(o.d), H(o.b), H(o.c)[1024], F(o.c)[256], F(o.d)[256],
-                       o.tmp, t, true, kSmShape);
+    SoftmaxFlash<float>(F(o.a), F(o.c), F(o.d), F(o.b), F(o.c)[512], F(o.c)[256], F(o.d)[256],
+                        o.tmp, t, true, {kSmM, 128, kSmM, 128});
 #pragma GCC diagnostic pop
   });
   // SoftmaxFlashV3 is modelled on 2201 for SoftMaxFlashV3TilingFunc's tilings
@@ -340,6 +342,27 @@ TEST(ScratchInitcheck, SoftmaxFlashIsModelledNotMarked) {
     ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [](Ops& o) {
                   SoftMaxTiling t;  // another shape's: the kernel re-tiles with float blocks
                   SoftMaxFlashTilingFunc(ge::Shape({1, kSmK}), 4, kTmpBytes, t, true);
+                  SoftmaxFlash<half>(H(o.a), F(o.c), F(o.d), H(o.b), H(o.c)[1024], F(o.c)[256],
+                                     F(o.d)[256], o.tmp, t, true, kSmShape);
+                }).r);
+  }
+#pragma GCC diagnostic pop
+}
+
+// SoftmaxFlash's update with a tiling whose reduceK is not the statistics' 32 bytes (half data
+// with float statistics and the host tiling of dataTypeSize 2: reduceK 16) runs the kit's generic
+// update over the buffer in unchecked mode (softmaxflash_work.h FlashStatK; checked mode refuses
+// it, softmax_device_defect; replay.SoftmaxFlashScratchReplay.
+// ReduceKNotTheStatisticsBlockFollowsTheKitUnchecked), 2201 and 2002: read after the call, clean.
+TEST(ScratchInitcheck, SoftmaxFlashWideReduceKIsModelledNotMarked) {
+  const lngrad::aicore::test::CheckedModeScope unchecked(false);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+  for (const char* soc : {k910, "Ascend310P1"}) {
+    SCOPED_TRACE(soc);
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [](Ops& o) {
+                  SoftMaxTiling t;
+                  SoftMaxFlashTilingFunc(ge::Shape({kSmM, kSmK}), 2, kTmpBytes, t, true);
                   SoftmaxFlash<half>(H(o.a), F(o.c), F(o.d), H(o.b), H(o.c)[1024], F(o.c)[256],
                                      F(o.d)[256], o.tmp, t, true, kSmShape);
                 }).r);
