@@ -12,7 +12,11 @@
 // Sources with NaN (at column 0 too), rows of signed zeros, infinities and subnormals (NaN only
 // with update); inMax different per lane, with NaN and -inf lanes. Both overloads; scratch sizes:
 // the minimum, three times it plus 12 bytes (shared only), the maximum (capped); the host tiling
-// and a tiling for another shape (the kernel's re-tile).
+// and a tiling for another shape (the kernel's re-tile). Session 23 (sf3, who also changed
+// lngrad: softmaxflash_work.h FlashStatK): host tilings whose reduceK is not the statistics' 32
+// bytes (SoftMaxFlashTilingFunc's dataTypeSize not the statistics'), the replay's generic update
+// (softmax_flash_nd_process_impl.h, reduceK a row; SingleBlockBroadCastImpl's 16-float form)
+// with that tiling, unchecked; checked mode refuses them.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -89,11 +89,15 @@ TEST(ScratchInitcheck, SoftMaxFamilyReadAfterTheCall) {
                         o.tmp, t, true, {kSmM, 128, kSmM, 128});
 #pragma GCC diagnostic pop
   });
-  // SoftmaxFlashV3 is modelled on 2201 for SoftMaxFlashV3TilingFunc's tilings
-  // (SoftmaxFlashV3IsModelledNotMarked); another tiling (here an empty one) stays marked.
+  // SoftmaxFlashV3 is modelled on 2201 for tilings of SoftMaxFlashV3TilingFunc's per-split form
+  // (SoftmaxFlashV3IsModelledNotMarked); one not of it (here reduceK 16), refused in checked
+  // mode (softmax_device_defect), stays marked unchecked.
+  const lngrad::aicore::test::CheckedModeScope unchecked(false);
   ExpectLoud(k910, "SoftmaxFlashV3", [](Ops& o) {
     const SoftMaxParams p{2, 512, 2, 512, 1, 8, 0.9375f};
     SoftMaxTiling t;
+    SoftMaxFlashV3TilingFunc(ge::Shape({2, 512}), 2, 4, kTmpBytes, t, false, false);
+    t.reduceK = 16;
     SoftmaxFlashV3<half, float, false>(
         o.a.ReinterpretCast<half>(), F(o.c), F(o.c)[256], F(o.c)[512], o.b.ReinterpretCast<half>(),
         o.d.ReinterpretCast<half>(), F(o.c), F(o.c)[256], F(o.c)[512], o.tmp, t, p);
@@ -242,6 +246,30 @@ TEST(ScratchInitcheck, SoftmaxFlashV3IsModelledNotMarked) {
                                                F(o.c)[48], F(o.c)[64], F(o.c)[80], o.tmp, t, p);
           }
         }).r);
+  }
+}
+
+// SoftmaxFlashV3 on 2201 with a tiling of the per-split form made for another srcM, which the
+// kernel does not read (checked mode), and unchecked with splits covering fewer rows than the
+// call (checked mode refuses it, softmax_device_defect) or none (an empty tiling: nothing
+// written): read after the call, clean (replay.SoftmaxFlashV3ScratchReplay.
+// TilingsOfOtherRowsFollowTheKit).
+TEST(ScratchInitcheck, SoftmaxFlashV3OtherRowsTilingsAreModelledNotMarked) {
+  for (const int form : {0, 1, 2}) {
+    SCOPED_TRACE(form);
+    const lngrad::aicore::test::CheckedModeScope checked(form == 0);
+    ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [form](Ops& o) {
+                  const SoftMaxParams p{3, 512, 3, 512, 2, 8, 0.9375f};
+                  SoftMaxTiling t;
+                  if (form != 2) {
+                    SoftMaxFlashV3TilingFunc(ge::Shape({form == 0 ? 3u : 2u, 512}), 2, 4, kTmpBytes,
+                                             t, true, false);
+                  }
+                  if (form == 0) t.srcM = 11;
+                  SoftmaxFlashV3<half, float, true>(H(o.a), F(o.c), F(o.c)[32], F(o.c)[64], H(o.b),
+                                                    H(o.d), F(o.c)[96], F(o.c)[128], F(o.c)[160],
+                                                    o.tmp, t, p);
+                }).r);
   }
 }
 
