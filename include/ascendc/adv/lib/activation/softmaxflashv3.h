@@ -21,7 +21,8 @@
 // SoftMaxFlashV3TilingFunc's per-split form, or whose splits cover other than srcM rows, is
 // refused in checked mode (softmax_device_defect, RefuseFlashV3Tiling); unchecked, splits
 // covering fewer rows compute those rows only (none: nothing written), the others get lngrad's
-// rows over srcM with the buffer marked.
+// rows over srcM with the buffer marked. An empty tiling (srcM, splitM, rangeM and tailM 0, on
+// which the kernel computes nothing) keeps lngrad's rows over srcM as one split, not refused.
 #pragma once
 
 #include "lib/activation/softmax_common.h"
@@ -358,6 +359,9 @@ inline void RefuseMeanCopyMask(const char* api, const AscendC::tiling::SoftMaxTi
 // splitM, sizes splitM d.k and 8 splitM, the tail's likewise); -1 where it has not.
 inline int64_t FlashV3Covered(const AscendC::tiling::SoftMaxTiling& t, const Dims& d) {
   const uint64_t rows = uint64_t{t.rangeM} * t.splitM + t.tailM;
+  if (t.rangeM == 0 && t.tailM == 0 && t.splitM == 0 && t.srcM == 0) {
+    return d.m;  // an empty tiling: lngrad's rows over srcM, one split, as before (see header)
+  }
   if (t.rangeM == 0 && t.tailM == 0) return 0;  // no split runs, whatever the other fields
   const bool form = t.srcK == d.k && t.splitK == d.k && t.reduceK == 8 && t.reduceM == t.splitM &&
                     t.splitM != 0 && t.splitSize == uint64_t{t.splitM} * d.k &&
