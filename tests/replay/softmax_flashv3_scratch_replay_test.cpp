@@ -5,6 +5,10 @@
 // the replay's own results, the sources unchanged. Both overloads: sharedTmpBuffer and the stack
 // buffer (the TPipe leaves exactly the scratch). Scratch sizes: one row's minimum, three rows'
 // and 12 bytes (not a multiple of 32: the shared overload only), the maximum (capped at 60 KiB).
+// Session 23 (sf3, who also changed lngrad: softmaxflashv3.h RefuseFlashV3Tiling): tilings
+// covering fewer rows than the call (refused in checked mode, unchecked the covered rows) and
+// with another srcM, which the 2201 kernel (membase/v220/softmax_flashv3_impl.h, the split
+// loops of SoftmaxFlashV3NoUpdateExtImpl / SoftmaxFlashV3NDExtImpl) does not read.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -83,8 +87,10 @@ void Call(const LocalTensor<half> (&h)[3], const LocalTensor<float> (&f)[6],
 }
 
 // Runs SoftmaxFlashV3<half, float, update> on a block of Ascend910B1 with the operands of `in`.
+// refused: where given, the launch's failure message ("" when it succeeded), not expected to
+// succeed.
 Io RunLngrad(bool update, bool stack, uint32_t tmpBytes, const SoftMaxTiling& t,
-             const AscendC::SoftMaxParams& p, const Io& in) {
+             const AscendC::SoftMaxParams& p, const Io& in, std::string* refused = nullptr) {
   Io got = in;
   lngrad::aicore::LaunchOptions opts;
   opts.soc = "Ascend910B1";
@@ -115,7 +121,11 @@ Io RunLngrad(bool update, bool stack, uint32_t tmpBytes, const SoftMaxTiling& t,
     got.tmp.assign(tmp.HostPtr(), tmp.HostPtr() + tmpBytes);
   };
   const auto status = lngrad::aicore::Launch(1, kernel, opts);
-  EXPECT_TRUE(status.ok()) << status.message();
+  if (refused != nullptr) {
+    *refused = status.ok() ? "" : std::string(status.message());
+  } else {
+    EXPECT_TRUE(status.ok()) << status.message();
+  }
   return got;
 }
 
@@ -214,6 +224,66 @@ TEST(SoftmaxFlashV3ScratchReplay, SplitsOfUpToEightRows) { Sweep(kFew, std::size
 
 TEST(SoftmaxFlashV3ScratchReplay, SplitsOfMoreRowsAndLongRows) {
   Sweep(kMany, std::size(kMany), 5900);
+}
+
+// The 2201 kernel runs the tiling it is given (no re-tile) and does not read tiling.srcM. A
+// tiling whose splits cover fewer rows than the call (here SoftMaxFlashV3TilingFunc's for 2 rows
+// fewer): checked mode refuses it (softmax_device_defect); unchecked,
+// lngrad computes the covered rows only, the buffer as the kit leaves it, the other rows as they
+// were. A tiling of the form covering the rows with another srcM: modelled in checked mode. Both
+// against the replay (which runs the tiling's splits).
+TEST(SoftmaxFlashV3ScratchReplay, TilingsOfOtherRowsFollowTheKit) {
+  uint32_t seed = 7100;
+  for (const Shape& s : {Shape{5, 512}, Shape{12, 512}, Shape{9, 576}}) {
+    for (const bool update : {false, true}) {
+      const uint32_t bytes = MinBytes(s, true) * 3;
+      for (const bool fewer : {true, false}) {
+        SoftMaxTiling t;
+        AscendC::SoftMaxFlashV3TilingFunc(ge::Shape({fewer ? s.m - 2 : s.m, s.k}), 2, 4, bytes, t,
+                                          update, false);
+        if (!fewer) t.srcM = s.m + 7;
+        SmxTiling mt;
+        std::memcpy(&mt, &t, sizeof mt);
+        const AscendC::SoftMaxParams p{s.m, s.k, s.m, s.k, 3, 8, 0.9375f};
+        const Io in = Operands(s, seed += 10);
+        SCOPED_TRACE("m " + std::to_string(s.m) + " splitM " + std::to_string(t.splitM) +
+                     " tailM " + std::to_string(t.tailM) + (update ? " update" : " no update") +
+                     (fewer ? " fewer rows" : " srcM " + std::to_string(t.srcM)));
+        Io got;
+        if (fewer) {
+          std::string refused;
+          RunLngrad(update, false, bytes, t, p, in, &refused);
+          EXPECT_NE(refused.find("softmax_device_defect"), std::string::npos) << refused;
+          const bool was = lngrad::aicore::CheckedMode();
+          lngrad::aicore::SetCheckedMode(false);
+          got = RunLngrad(update, false, bytes, t, p, in);
+          lngrad::aicore::SetCheckedMode(was);
+        } else {
+          got = RunLngrad(update, false, bytes, t, p, in);
+        }
+        if (::testing::Test::HasFailure()) return;
+        Io want = in;
+        std::vector<float> dst = Widened(in.dst), em = Widened(in.em);
+        std::vector<uint8_t> wtmp(bytes, kFill);
+        const std::vector<float> src = Widened(in.src);
+        ASSERT_TRUE(lngrad_replay::ReplayFlashV3Scratch(
+            mt, {update, s.k, 8, p.loopCnt, p.alpha},
+            {src.data(), dst.data(), want.mean.data(), want.sum.data(), want.max.data(), em.data(),
+             in.inMean.data(), in.inSum.data(), in.inMax.data()},
+            wtmp.data(), bytes));
+        for (size_t i = 0; i < dst.size(); ++i)
+          want.dst[i] = lngrad_replay::FloatToHalfRoundAway(dst[i]);
+        for (size_t i = 0; i < em.size(); ++i)
+          want.em[i] = lngrad_replay::FloatToHalfRoundAway(em[i]);
+        sh::ExpectSameImage(got.tmp, wtmp, 4, "scratch");
+        sh::ExpectSameValues(got.dst, want.dst, "dst");
+        sh::ExpectSameValues(got.mean, want.mean, "mean");
+        sh::ExpectSameValues(got.sum, want.sum, "expSum");
+        sh::ExpectSameValues(got.max, want.max, "max");
+        sh::ExpectSameValues(got.em, want.em, "expMax");
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -12,7 +12,11 @@
 // Sources with NaN (at column 0 too), rows of signed zeros, infinities and subnormals (NaN only
 // with update); inMax different per lane, with NaN and -inf lanes. Both overloads; scratch sizes:
 // the minimum, three times it plus 12 bytes (shared only), the maximum (capped); the host tiling
-// and a tiling for another shape (the kernel's re-tile).
+// and a tiling for another shape (the kernel's re-tile). Session 23 (sf3, who also changed
+// lngrad: softmaxflash_work.h FlashStatK): host tilings whose reduceK is not the statistics' 32
+// bytes (SoftMaxFlashTilingFunc's dataTypeSize not the statistics'), the replay's generic update
+// (softmax_flash_nd_process_impl.h, reduceK a row; SingleBlockBroadCastImpl's 16-float form)
+// with that tiling, unchecked; checked mode refuses them.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -421,6 +425,77 @@ TEST(SoftmaxFlashScratchReplay, NoUpdateRetileWithoutARowIsRefused) {
         opts);
     EXPECT_FALSE(status.ok()) << soc;
     EXPECT_NE(status.message().find("tmp_buffer"), std::string::npos) << status.message();
+  }
+}
+
+// A host tiling whose reduceK is not the statistics' 32 bytes (SoftMaxFlashTilingFunc given the
+// data's size for half data with float statistics: 16; float data given 2: 16; half data with
+// half statistics given 4: 8): the kit's generic update indexes inMax, inSum, max, sum and expMax
+// reduceK a row, so the rows differ from the tensors' [rows, 32 B]. Checked mode refuses it
+// (softmax_device_defect) before writing anything; unchecked, lngrad follows the kit's sequence:
+// the work buffer, dst and the statistics as the replay (tensors sized for the kit's rows).
+template <class T, class S>
+void WideReduceK(const char* soc, uint32_t tsz, uint32_t seed) {
+  const bool v200 = std::string(soc) == "Ascend310P1";
+  const uint32_t rk = 32 / tsz, ek = rk * sizeof(S) / sizeof(T);
+  int compared = 0;
+  for (const Shape& s : kShapes) {
+    if (s.k * sizeof(T) % 32 != 0) continue;
+    const ge::Shape shape({s.m, s.k});
+    const uint32_t min = AscendC::GetSoftMaxFlashMinTmpSize(shape, tsz, true, false);
+    for (const uint32_t bytes : {min, min * 3 + 12}) {
+      SoftMaxTiling t{};
+      AscendC::SoftMaxFlashTilingFunc(shape, tsz, bytes, t, true);
+      SmxTiling kt;
+      std::memcpy(&kt, &t, sizeof kt);
+      if (kt.splitM == 0) continue;
+      const Io<T, S> in = Operands<T, S>(s, seed += 10, rk, ek, true);
+      for (const bool stack : {false, true}) {
+        if (stack && bytes % 32 != 0) continue;
+        SCOPED_TRACE(std::string(soc) + " m " + std::to_string(s.m) + " k " + std::to_string(s.k) +
+                     " tmp " + std::to_string(bytes) + " splitM " + std::to_string(kt.splitM) +
+                     (stack ? " stack" : " shared"));
+        std::string refused;
+        const Io<T, S> kept = RunLngrad<T, S>(soc, s, true, stack, bytes, t, in, false, &refused);
+        EXPECT_NE(refused.find("softmax_device_defect"), std::string::npos) << refused;
+        ExpectBits(kept.dst, in.dst, "dst (refused)");
+        ExpectBits(kept.sum, in.sum, "sum (refused)");
+        ExpectBits(kept.max, in.max, "max (refused)");
+        ExpectBits(kept.em, in.em, "expMax (refused)");
+        EXPECT_EQ(kept.tmp, std::vector<uint8_t>(bytes, kFill)) << "buffer (refused)";
+        Io<T, S> got;
+        {
+          const lngrad::aicore::test::CheckedModeScope unchecked(false);
+          got = RunLngrad<T, S>(soc, s, true, stack, bytes, t, in);
+        }
+        if (::testing::Test::HasFatalFailure()) return;
+        Io<T, S> want = in;
+        want.tmp.assign(bytes, kFill);
+        want.stack.assign(got.stack.size(), kFill);
+        constexpr bool kHH = std::is_same_v<T, Half> && std::is_same_v<S, Half>;
+        std::vector<uint8_t>& work = kHH && !stack ? want.stack : want.tmp;
+        const lngrad_replay::SflIo<T, S> io{in.src.data(),   want.dst.data(), want.sum.data(),
+                                            want.max.data(), want.em.data(),  in.inSum.data(),
+                                            in.inMax.data()};
+        ASSERT_TRUE((lngrad_replay::ReplaySoftmaxFlashUpdate<T, S>(kt, s.oriK, io, work, v200)));
+        ++compared;
+        ExpectBytes(got.tmp, want.tmp, "work buffer");
+        ExpectBytes(got.stack, want.stack, "stack buffer (shared overload)");
+        ExpectBits(got.dst, want.dst, "dst");
+        ExpectBits(got.sum, want.sum, "sum");
+        ExpectBits(got.max, want.max, "max");
+        ExpectBits(got.em, want.em, "expMax");
+      }
+    }
+  }
+  EXPECT_GT(compared, 10);
+}
+
+TEST(SoftmaxFlashScratchReplay, ReduceKNotTheStatisticsBlockFollowsTheKitUnchecked) {
+  for (const char* soc : {"Ascend910B1", "Ascend310P1"}) {
+    WideReduceK<Half, float>(soc, 2, 2000);
+    WideReduceK<float, float>(soc, 2, 2100);
+    WideReduceK<Half, Half>(soc, 4, 2200);
   }
 }
 

@@ -76,23 +76,28 @@ TEST(ScratchInitcheck, SoftMaxFamilyReadAfterTheCall) {
     });
   }
   // SoftmaxFlash is modelled on 2201/2002 with and without update, 2201's isBasicBlock included
-  // (SoftmaxFlashIsModelledNotMarked), for tilings of SoftMaxFlashTilingFunc's form; half data
-  // with float statistics and the host tiling of the shape (reduceK 16 halves, not the float
-  // statistics' 8) stays marked.
+  // (SoftmaxFlashIsModelledNotMarked), for tilings of SoftMaxFlashTilingFunc's form and (unchecked,
+  // session 23) a reduceK of 8 or 16 other than the statistics'; a tiling whose splits need more
+  // than the buffer (here made for four times it: 2 splitSize + 4 reduceSize floats past 8 KiB)
+  // stays marked.
   ExpectLoud(k910, "SoftmaxFlash", [](Ops& o) {
     SoftMaxTiling t;
-    SoftMaxFlashTilingFunc(ge::Shape({kSmM, kSmK}), 2, kTmpBytes, t, true);
+    SoftMaxFlashTilingFunc(ge::Shape({kSmM, 128}), 4, 4 * kTmpBytes, t, true);
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-    SoftmaxFlash<half>(H(o.a), F(o.c), F(o.d), H(o.b), H(o.c)[1024], F(o.c)[256], F(o.d)[256],
-                       o.tmp, t, true, kSmShape);
+    SoftmaxFlash<float>(F(o.a), F(o.c), F(o.d), F(o.b), F(o.c)[512], F(o.c)[256], F(o.d)[256],
+                        o.tmp, t, true, {kSmM, 128, kSmM, 128});
 #pragma GCC diagnostic pop
   });
-  // SoftmaxFlashV3 is modelled on 2201 for SoftMaxFlashV3TilingFunc's tilings
-  // (SoftmaxFlashV3IsModelledNotMarked); another tiling (here an empty one) stays marked.
+  // SoftmaxFlashV3 is modelled on 2201 for tilings of SoftMaxFlashV3TilingFunc's per-split form
+  // (SoftmaxFlashV3IsModelledNotMarked); one not of it (here reduceK 16), refused in checked
+  // mode (softmax_device_defect), stays marked unchecked.
+  const lngrad::aicore::test::CheckedModeScope unchecked(false);
   ExpectLoud(k910, "SoftmaxFlashV3", [](Ops& o) {
     const SoftMaxParams p{2, 512, 2, 512, 1, 8, 0.9375f};
     SoftMaxTiling t;
+    SoftMaxFlashV3TilingFunc(ge::Shape({2, 512}), 2, 4, kTmpBytes, t, false, false);
+    t.reduceK = 16;
     SoftmaxFlashV3<half, float, false>(
         o.a.ReinterpretCast<half>(), F(o.c), F(o.c)[256], F(o.c)[512], o.b.ReinterpretCast<half>(),
         o.d.ReinterpretCast<half>(), F(o.c), F(o.c)[256], F(o.c)[512], o.tmp, t, p);
@@ -244,6 +249,29 @@ TEST(ScratchInitcheck, SoftmaxFlashV3IsModelledNotMarked) {
   }
 }
 
+// SoftmaxFlashV3 on 2201 with a tiling of the per-split form made for another srcM, which the
+// kernel does not read (checked mode), and unchecked with splits covering fewer rows than the
+// call (checked mode refuses it, softmax_device_defect) or none (rangeM and tailM 0: nothing
+// written): read after the call, clean (replay.SoftmaxFlashV3ScratchReplay.
+// TilingsOfOtherRowsFollowTheKit).
+TEST(ScratchInitcheck, SoftmaxFlashV3OtherRowsTilingsAreModelledNotMarked) {
+  for (const int form : {0, 1, 2}) {
+    SCOPED_TRACE(form);
+    const lngrad::aicore::test::CheckedModeScope checked(form == 0);
+    ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [form](Ops& o) {
+                  const SoftMaxParams p{3, 512, 3, 512, 2, 8, 0.9375f};
+                  SoftMaxTiling t;
+                  SoftMaxFlashV3TilingFunc(ge::Shape({form == 0 ? 3u : 2u, 512}), 2, 4, kTmpBytes,
+                                           t, true, false);
+                  if (form == 0) t.srcM = 11;
+                  if (form == 2) t.rangeM = 0, t.tailM = 0;
+                  SoftmaxFlashV3<half, float, true>(H(o.a), F(o.c), F(o.c)[32], F(o.c)[64], H(o.b),
+                                                    H(o.d), F(o.c)[96], F(o.c)[128], F(o.c)[160],
+                                                    o.tmp, t, p);
+                }).r);
+  }
+}
+
 // SoftmaxFlashV2 on 2201 (the broadcast mode's generic split loop; float, half, half with float
 // statistics) writes what the kit's reductions and broadcasts leave in the work buffer
 // (softmax_flash_scratch.h; replay.SoftmaxFlashV2ScratchReplay.*): reading it afterwards is clean,
@@ -367,6 +395,27 @@ TEST(ScratchInitcheck, SoftmaxFlashIsModelledNotMarked) {
     ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [](Ops& o) {
                   SoftMaxTiling t;  // another shape's: the kernel re-tiles with float blocks
                   SoftMaxFlashTilingFunc(ge::Shape({1, kSmK}), 4, kTmpBytes, t, true);
+                  SoftmaxFlash<half>(H(o.a), F(o.c), F(o.d), H(o.b), H(o.c)[1024], F(o.c)[256],
+                                     F(o.d)[256], o.tmp, t, true, kSmShape);
+                }).r);
+  }
+#pragma GCC diagnostic pop
+}
+
+// SoftmaxFlash's update with a tiling whose reduceK is not the statistics' 32 bytes (half data
+// with float statistics and the host tiling of dataTypeSize 2: reduceK 16) runs the kit's generic
+// update over the buffer in unchecked mode (softmaxflash_work.h FlashStatK; checked mode refuses
+// it, softmax_device_defect; replay.SoftmaxFlashScratchReplay.
+// ReduceKNotTheStatisticsBlockFollowsTheKitUnchecked), 2201 and 2002: read after the call, clean.
+TEST(ScratchInitcheck, SoftmaxFlashWideReduceKIsModelledNotMarked) {
+  const lngrad::aicore::test::CheckedModeScope unchecked(false);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+  for (const char* soc : {k910, "Ascend310P1"}) {
+    SCOPED_TRACE(soc);
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [](Ops& o) {
+                  SoftMaxTiling t;
+                  SoftMaxFlashTilingFunc(ge::Shape({kSmM, kSmK}), 2, kTmpBytes, t, true);
                   SoftmaxFlash<half>(H(o.a), F(o.c), F(o.d), H(o.b), H(o.c)[1024], F(o.c)[256],
                                      F(o.d)[256], o.tmp, t, true, kSmShape);
                 }).r);

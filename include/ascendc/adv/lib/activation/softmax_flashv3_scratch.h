@@ -2,7 +2,9 @@
 // (sharedTmpBuffer, or the stack buffer the overload without it pops) on arch 2201
 // (membase/v220/softmax_flashv3_impl.h), for the shapes the kernel check accepts (srcK = oriSrcK,
 // at least 512 and a multiple of 64, splitMeanCnt 8) and tilings of SoftMaxFlashV3TilingFunc's
-// form (splits of splitM rows, then tailM; reduceK 8).
+// form (splits of splitM rows, then tailM; reduceK 8; tiling.srcM, which the 2201 kernel does not
+// read, may be another shape's). d.m: the rows the splits cover (FlashV3Rows passes fewer than
+// the call's where unchecked mode follows a tiling covering fewer).
 //
 // Per split of M rows (S = tiling.splitSize, R = tiling.reduceSize, A = 64 splitM; the offsets
 // are the tiling's in the tail split too): x, the split cast to float, at 0; meanTmp at S;
@@ -44,8 +46,8 @@ class FlashV3Scratch {
                  const AscendC::tiling::SoftMaxTiling& t, const Dims& d, bool update,
                  uint32_t splitMeanCnt, float alpha)
       : tmp_(tmp), t_(t), d_(d), update_(update), sc_(alpha / (1.0f - alpha)) {
-    const bool shape = t.srcM == d.m && t.srcK == d.k && d.oriK == d.k && t.splitK == d.k &&
-                       d.k >= 512 && d.k % kLanes == 0 && splitMeanCnt == 8 && t.reduceK == 8 &&
+    const bool shape = t.srcK == d.k && d.oriK == d.k && t.splitK == d.k && d.k >= 512 &&
+                       d.k % kLanes == 0 && splitMeanCnt == 8 && t.reduceK == 8 &&
                        t.reduceM == t.splitM && t.splitM != 0 &&
                        uint64_t{t.rangeM} * t.splitM + t.tailM == d.m &&
                        t.reduceSize == t.splitM * 8 && t.tailReduceSize == t.tailM * 8 &&

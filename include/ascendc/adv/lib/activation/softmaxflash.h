@@ -28,6 +28,9 @@
 // wrongly (FlashBasicDefect) are refused in checked mode (softmax_device_defect). Where the model
 // does not run (a tiling not of SoftMaxFlashTilingFunc's form, a footprint past the buffer) the
 // row model FlashBasicRow computes the full splits (a left-to-right max, the buffer marked).
+// The generic update with a tiling whose reduceK (8 or 16) is not the statistics' 32 bytes (the
+// host tiling of half data with float statistics) indexes the statistics reduceK a row: refused
+// in checked mode (softmax_device_defect), followed unchecked (softmaxflash_work.h FlashStatK).
 #pragma once
 
 #include "lib/activation/softmax.h"
@@ -189,8 +192,13 @@ void FlashRows(const FlashV2Args<T, U, T>& a, const Dims& d,
                FlashWorkCall* work = nullptr) {
   const char* api = "SoftmaxFlash";
   CheckShape<T>(api, d);
-  const uint64_t n = uint64_t{d.m} * d.k, s = uint64_t{d.m} * Lanes<U>();
-  const uint64_t se = uint64_t{d.m} * Lanes<T>();
+  // The statistics as the generic update indexes them (FlashStatK: reduceK a row, past the
+  // tensors' rows for a wider reduceK; unchecked mode only, checked mode refused it before).
+  const uint32_t sk = work != nullptr ? FlashStatK<T, U>(work->kt, d, work->basic) : Lanes<U>();
+  const uint64_t statRows =
+      sk == Lanes<U>() ? d.m : uint64_t{work->kt.rangeM} * work->kt.splitM + work->kt.tailM;
+  const uint64_t n = uint64_t{d.m} * d.k, s = statRows * sk;
+  const uint64_t se = sk == Lanes<U>() ? uint64_t{d.m} * Lanes<T>() : s * sizeof(U) / sizeof(T);
   namespace md = math_detail;
   CheckRows(api,
             {md::Op(a.dst, "dstTensor"), md::Op(a.src, "srcTensor"), md::Op(a.expSum, "sumTensor"),
@@ -200,11 +208,12 @@ void FlashRows(const FlashV2Args<T, U, T>& a, const Dims& d,
   CheckTmp(api, tmp, (uint64_t{Lanes<T>()} * 4 + 2 * uint64_t{d.k}) * 4);
   // Float data on the basic-block path: the result goes to src, dst is not written.
   const bool intoSrc = basicRows != 0 && std::is_same_v<T, float>;
-  const uint64_t rows = intoSrc ? basicRows : d.m, rn = rows * d.k, rs = rows * Lanes<U>();
+  const uint64_t rows = intoSrc ? basicRows : d.m, rn = rows * d.k;
+  const uint64_t rs = sk == Lanes<U>() ? rows * Lanes<U>() : s;
   const AscendC::LocalTensor<T>& out = intoSrc ? a.src : a.dst;
   RecordCall(api, loc,
              {Rd(a.src, n), Rd(a.inExpSum, s), Rd(a.inMax, s), Wr(out, rn), Wr(a.expSum, rs),
-              Wr(a.max, rs), Wr(a.expMax, rows * Lanes<T>())});
+              Wr(a.max, rs), Wr(a.expMax, sk == Lanes<U>() ? rows * Lanes<T>() : se)});
   if (RegBase()) {
     FlashRowsReg(a, d);
     return;
@@ -286,6 +295,16 @@ SoftmaxFlash(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
   if (basic2201) sd::RefuseBasicK("SoftmaxFlash", dims);
   sd::FlashWorkCall work{sd::FlashKernelTiling(tiling, dims, blk, floats, isBasicBlock, true),
                          isBasicBlock, false};
+  // A tiling whose reduceK is not the statistics' 32 bytes (the host tiling of half data with
+  // float statistics: 16): the generic update indexes the statistics reduceK a row
+  // (softmaxflash_work.h FlashStatDefect); refused in checked mode before anything is written,
+  // unchecked mode follows the kit's sequence (FlashWorkRun).
+  if (const std::string why = sd::FlashStatDefect<D, U>(work.kt, dims, isBasicBlock);
+      !why.empty() && !sd::RegBase() && lngrad::aicore::CheckedMode()) {
+    lngrad::aicore::RaiseKernelCheck(lngrad::aicore::checks::kSoftmaxDeviceDefect,
+                                     "SoftmaxFlash (update), srcShape {" + std::to_string(dims.m) +
+                                         ", " + std::to_string(dims.k) + "}: " + why);
+  }
   if (basic2201) {
     // Shapes SoftmaxFlashBasicBlock[Float] computes wrongly: refused in checked mode before
     // anything is written; unchecked mode follows the kit's sequence (softmaxflash_basic_work.h).

@@ -26,10 +26,13 @@
 // it is left untouched) and run the tail split with the full split's reduce and broadcast
 // parameters (splitM rows: the rows past tailM reduce what the previous split left in the
 // buffer); half data with float statistics run the tail's reduce that way too; float data runs
-// it with tailM's. Tilings other than SoftMaxFlashTilingFunc's form (rows per split times srcK,
-// reduceK of 32 bytes of the statistics, reduceM = splitM), splits past the tensors, or buffers
-// shorter than 2S + 4R floats: not run here (FlashWorkRun returns false; the caller's row model
-// computes the results and the buffer stays marked).
+// it with tailM's. A reduceK of 8 or 16 floats other than the statistics' 32 bytes (the host
+// tiling of half data with float statistics: 16) runs here too, the statistics reduceK a row as
+// the kit indexes them (FlashStatK; checked mode refuses it first, FlashStatDefect). Tilings
+// other than SoftMaxFlashTilingFunc's form (rows per split times srcK, reduceM = splitM, reduceK
+// not 8 or 16), splits past the tensors, or buffers shorter than 2S + 4R floats: not run here
+// (FlashWorkRun returns false; the caller's row model computes the results and the buffer stays
+// marked).
 #pragma once
 
 #include <algorithm>
@@ -372,15 +375,51 @@ struct FlashWorkCall {
 };
 
 // Whether kt has SoftMaxFlashTilingFunc's form for the shape (rows per split times srcK,
-// reduceK of 32 bytes of the U statistics, reduceM = splitM, splits within the tensors).
+// reduceK of 32 bytes of the U statistics, reduceM = splitM, splits within the tensors). anyK:
+// reduceK may also be the other block the kit's reductions broadcast to (8 or 16 floats a row:
+// SingleBlockBroadCastImpl's two Brcb forms; BroadCastLastImpl's Copy repeats), the statistics
+// then read and written reduceK a row (e.g. the host tiling of half data with float statistics,
+// whose dataTypeSize 2 gives 16).
 template <typename U>
-bool FlashWorkForm(const AscendC::tiling::SoftMaxTiling& kt, const Dims& d) {
-  const uint32_t blk = std::is_same_v<U, half> ? 16 : 8;
-  return kt.srcK == d.k && kt.splitK == d.k && kt.reduceK == blk && kt.reduceM == kt.splitM &&
-         kt.splitM != 0 && kt.splitSize == kt.splitM * d.k && kt.reduceSize == kt.splitM * blk &&
+bool FlashWorkForm(const AscendC::tiling::SoftMaxTiling& kt, const Dims& d, bool anyK = false) {
+  const uint32_t blk = kt.reduceK == 8 || kt.reduceK == 16 ? kt.reduceK : 0;
+  if (blk == 0 || (!anyK && blk != (std::is_same_v<U, half> ? 16u : 8u))) return false;
+  return kt.srcK == d.k && kt.splitK == d.k && kt.reduceM == kt.splitM && kt.splitM != 0 &&
+         kt.splitSize == kt.splitM * d.k && kt.reduceSize == kt.splitM * blk &&
          kt.tailSplitSize == kt.tailM * d.k && kt.tailReduceSize == kt.tailM * blk &&
          uint64_t{kt.rangeM} * kt.splitM + kt.tailM <= d.m && kt.rangeM != 0 && d.oriK != 0 &&
          d.oriK <= d.k;
+}
+
+// The statistics' row stride (floats, or halves for half statistics) the generic update on
+// 2201/2002 reads and writes for kt: reduceK where FlashWorkForm takes it (anyK), else the
+// tensors' 32 bytes. The kit indexes the statistics at i * reduceSize, reduceK a row.
+template <typename T, typename U>
+uint32_t FlashStatK(const AscendC::tiling::SoftMaxTiling& kt, const Dims& d, bool basic) {
+  const NpuArch arch = detail::rep::RunningArch();
+  if ((arch != NpuArch::k2201 && arch != NpuArch::k2002) || (basic && arch == NpuArch::k2201) ||
+      !FlashWorkForm<U>(kt, d, true)) {
+    return Lanes<U>();
+  }
+  return kt.reduceK;
+}
+
+// Why the generic update over kt computes other statistics than the tensors' [rows, 32 B] rows
+// (checked mode refuses it, softmax_device_defect); empty when it does not.
+template <typename T, typename U>
+std::string FlashStatDefect(const AscendC::tiling::SoftMaxTiling& kt, const Dims& d, bool basic) {
+  const uint32_t sk = FlashStatK<T, U>(kt, d, basic);
+  if (sk == Lanes<U>()) return {};
+  const uint32_t bytes = static_cast<uint32_t>(sizeof(U));
+  return "the tiling's reduceK is " + std::to_string(sk) + ", not the " +
+         std::to_string(Lanes<U>()) + " " + (bytes == 4 ? "floats" : "halves") +
+         " of a 32-byte statistics row: SoftmaxFlashNDImpl reads inMax and inSum and writes max, "
+         "sum and expMax at split i * reduceSize, reduceK a row (" +
+         std::to_string(sk) + " per row, " +
+         (sk > Lanes<U>() ? "past the rows' statistics" : "other rows' statistics") +
+         "); make the tiling with SoftMaxFlashTilingFunc's dataTypeSize = sizeof of the "
+         "statistics (" +
+         std::to_string(bytes) + ")";
 }
 
 // Runs the update on 2201/2002 (not the 2201 basic block: the caller passes basic) over the
@@ -395,7 +434,7 @@ bool FlashWorkRun(const FlashV2Args<T, U, T>& a, const Dims& d,
   if ((arch != NpuArch::k2201 && arch != NpuArch::k2002) || (basic && arch == NpuArch::k2201)) {
     return false;
   }
-  if (!FlashWorkForm<U>(kt, d)) return false;
+  if (!FlashWorkForm<U>(kt, d, true)) return false;
   const AscendC::LocalTensor<uint8_t> work =
       std::is_same_v<T, half> && std::is_same_v<U, half> ? math_detail::StackTmp() : given;
   const uint64_t floats = work.View().size_bytes / 4;

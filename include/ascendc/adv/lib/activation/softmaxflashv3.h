@@ -17,6 +17,12 @@
 // computes other counts with each row's own shifts. Arch 2002 (membase/v200) asserts that it is not
 // supported: checked mode refuses (product), unchecked nothing is written. On 3510 the register
 // code's phases, with the tiling's srcM and srcK and any splitMeanCnt (FlashV3RowsReg, below).
+// On 2201 the kernel runs the tiling as given (no re-tile; srcM not read): a tiling not of
+// SoftMaxFlashV3TilingFunc's per-split form, or whose splits cover other than srcM rows, is
+// refused in checked mode (softmax_device_defect, RefuseFlashV3Tiling); unchecked, splits
+// covering fewer rows compute those rows only (none: nothing written), the others get lngrad's
+// rows over srcM with the buffer marked. An empty tiling (srcM, splitM, rangeM and tailM 0, on
+// which the kernel computes nothing) keeps lngrad's rows over srcM as one split, not refused.
 #pragma once
 
 #include "lib/activation/softmax_common.h"
@@ -347,6 +353,48 @@ inline void RefuseMeanCopyMask(const char* api, const AscendC::tiling::SoftMaxTi
   }
 }
 
+// The rows the 2201 kernel computes with tiling t (it reads splitM, rangeM, tailM, srcK, splitK,
+// reduceK, reduceM and the sizes, not srcM; there is no re-tile) when t has
+// SoftMaxFlashV3TilingFunc's per-split form for d (srcK = splitK = d.k, reduceK 8, reduceM =
+// splitM, sizes splitM d.k and 8 splitM, the tail's likewise); -1 where it has not.
+inline int64_t FlashV3Covered(const AscendC::tiling::SoftMaxTiling& t, const Dims& d) {
+  const uint64_t rows = uint64_t{t.rangeM} * t.splitM + t.tailM;
+  if (t.rangeM == 0 && t.tailM == 0 && t.splitM == 0 && t.srcM == 0) {
+    return d.m;  // an empty tiling: lngrad's rows over srcM, one split, as before (see header)
+  }
+  if (t.rangeM == 0 && t.tailM == 0) return 0;  // no split runs, whatever the other fields
+  const bool form = t.srcK == d.k && t.splitK == d.k && t.reduceK == 8 && t.reduceM == t.splitM &&
+                    t.splitM != 0 && t.splitSize == uint64_t{t.splitM} * d.k &&
+                    t.reduceSize == t.splitM * 8u && t.tailSplitSize == uint64_t{t.tailM} * d.k &&
+                    t.tailReduceSize == t.tailM * 8u;
+  return form ? static_cast<int64_t>(rows) : -1;
+}
+
+// Checked mode on 2201: refuses a tiling whose splits compute other rows than the call's
+// (softmax_device_defect) before anything is written: one not of that form (the kit's sequence
+// indexes the statistics and rows by the tiling's sizes, not the tensors' [rows, 32 B] and srcK),
+// or splits covering fewer or more rows than srcM (rows left unwritten, or written past the
+// tensors). Unchecked: splits covering fewer rows compute those rows (the others untouched), a
+// tiling not of the form or covering more rows gets lngrad's rows over srcM (buffer marked).
+inline void RefuseFlashV3Tiling(const char* api, const AscendC::tiling::SoftMaxTiling& t,
+                                const Dims& d) {
+  const int64_t rows = FlashV3Covered(t, d);
+  if (!CheckedMode() || rows == static_cast<int64_t>(d.m)) return;
+  const std::string shape = "srcShape {" + std::to_string(d.m) + ", " + std::to_string(d.k) + "}";
+  RaiseKernelCheck(
+      checks::kSoftmaxDeviceDefect,
+      std::string(api) + ": " + shape +
+          (rows < 0
+               ? " with a tiling not of SoftMaxFlashV3TilingFunc's form (srcK = splitK = "
+                 "srcK of the shape, reduceK 8, reduceM = splitM, splitSize = splitM * srcK, "
+                 "reduceSize = 8 splitM, the tail's likewise): the kernel indexes the rows and "
+                 "statistics by the tiling's sizes, not the tensors'"
+               : " with a tiling whose splits cover " + std::to_string(rows) +
+                     " rows (rangeM * splitM + tailM): the kernel computes those rows only" +
+                     (rows > d.m ? ", past the tensors" : ", the others left as they were")) +
+          "; use SoftMaxFlashV3TilingFunc for the shape");
+}
+
 template <typename T, typename U>
 void FlashV3Rows(bool update, const FlashV3Args<T, U>& a, const AscendC::SoftMaxParams& p,
                  const AscendC::tiling::SoftMaxTiling& t, const AscendC::LocalTensor<uint8_t>* tmp,
@@ -359,8 +407,6 @@ void FlashV3Rows(bool update, const FlashV3Args<T, U>& a, const AscendC::SoftMax
   if (RegBase()) RequireRegV3Shape(api, c);
   // 3510 computes the tiling's rows and columns (the params' are the kernel check's).
   const Dims d = RegBase() ? Dims{c.m, c.k, c.k} : pd;
-  const uint64_t n = uint64_t{d.m} * d.k, s = uint64_t{d.m} * Lanes<U>();
-  const uint64_t se = uint64_t{d.m} * Lanes<T>();
   namespace md = math_detail;
   for (const Dims& e : {pd, d}) {
     const uint64_t en = uint64_t{e.m} * e.k, es = uint64_t{e.m} * Lanes<U>();
@@ -389,6 +435,7 @@ void FlashV3Rows(bool update, const FlashV3Args<T, U>& a, const AscendC::SoftMax
     if (leave != nullptr) leave->Modelled();  // nothing written, the buffer included
     return;
   }
+  if (!RegBase()) RefuseFlashV3Tiling(api, t, d);
   if (!RegBase() && !update) RefuseMeanCopyMask(api, t);
   // The splits whose 2201 NewReduce{Max,Sum}LastNDImpl operands wrap (srcK from 512: only
   // BigBlockReduce's count, oriSrcK from 16896): refused in checked mode (softmax_v200_work.h
@@ -398,6 +445,12 @@ void FlashV3Rows(bool update, const FlashV3Args<T, U>& a, const AscendC::SoftMax
   split.splitM = t.splitM != 0 ? t.splitM : d.m;
   split.splitK = d.k;
   CheckV220Defect(api, true, split, d);
+  // 2201 unchecked, splits covering fewer rows (RefuseFlashV3Tiling): those rows only, as the
+  // kernel computes them.
+  const int64_t covered = RegBase() ? -1 : FlashV3Covered(t, d);
+  const Dims dc{covered >= 0 && covered < d.m ? static_cast<uint32_t>(covered) : d.m, d.k, d.oriK};
+  const uint64_t n = uint64_t{dc.m} * d.k, s = uint64_t{dc.m} * Lanes<U>();
+  const uint64_t se = uint64_t{dc.m} * Lanes<T>();
   RecordCall(api, loc,
              {Rd(a.src, n), Rd(a.inMean, update ? s : 0), Rd(a.inExpSum, update ? s : 0),
               Rd(a.inMax, update ? s : 0), Wr(a.dst, n), Wr(a.mean, s), Wr(a.expSum, s),
@@ -409,12 +462,16 @@ void FlashV3Rows(bool update, const FlashV3Args<T, U>& a, const AscendC::SoftMax
   // 2201: the work buffer as the kit leaves it (softmax_flashv3_scratch.h).
   const AscendC::LocalTensor<uint8_t> none;
   FlashV3Scratch sc(tmp != nullptr && std::is_same_v<T, half> && std::is_same_v<U, float>,
-                    tmp != nullptr ? *tmp : none, t, d, update, p.splitMeanCnt, p.alpha);
+                    tmp != nullptr ? *tmp : none, t, dc, update, p.splitMeanCnt, p.alpha);
+  if (covered == 0 && dc.m == 0) {  // no split runs: nothing written, the buffer included
+    if (leave != nullptr) leave->Modelled();
+    return;
+  }
   if constexpr (std::is_same_v<T, half> && std::is_same_v<U, float>) {
     sc.Begin(a.src.HostPtr(), a.expSum.HostPtr());
   }
   std::vector<float> x;
-  for (uint32_t r = 0; r < d.m; ++r) {
+  for (uint32_t r = 0; r < dc.m; ++r) {
     FlashV3Row(update, a, p, WithSplits(d, t), r, x, sc.Row(r), MeanCopied(t, r));
   }
   sc.Finish(api, loc);
