@@ -359,6 +359,60 @@ TEST(ScratchInitcheck, SoftmaxFlashV2BasicSplitsNotAMultipleOf8IsModelledNotMark
   }
 }
 
+// SoftmaxFlashV2 in SOFTMAX_OUTPUT_WITHOUT_BRC mode, the generic path on 2201, writes what the
+// kit's M1 sequence leaves in its work buffer (softmax_flashv2_nobrc_device.h;
+// replay.SoftmaxFlashV2M1WorkReplay.*): float data and half data with half statistics (both
+// overloads), half data with float statistics (without update unchecked: checked mode refuses
+// it), without and with update. Read after the call: clean.
+constexpr SoftmaxConfig kNoBrc{true, 0, 0, SoftmaxMode::SOFTMAX_OUTPUT_WITHOUT_BRC};
+template <typename T, bool update>
+void NoBrcCall(Ops& o, bool reduceMax) {
+  constexpr bool h = std::is_same_v<T, half>;
+  const auto v = [](const LocalTensor<uint8_t>& b) { return b.ReinterpretCast<T>(); };
+  SoftMaxTiling t;
+  SoftMaxFlashV2TilingFunc(ge::Shape({kSmM, kSmK}), sizeof(T), sizeof(T), kTmpBytes, t, update,
+                           false, true);
+  const uint32_t at = h ? 512 : 256;
+  if (reduceMax) {
+    SoftmaxFlashV2<T, update, false, false, false, kNoBrc>(v(o.a), v(o.d)[2 * at], v(o.c), v(o.d),
+                                                           v(o.b), v(o.c)[2 * at], v(o.c)[at],
+                                                           v(o.d)[at], o.tmp, t, kSmShape);
+  } else {
+    SoftmaxFlashV2<T, update, false, false, false, kNoBrc>(
+        v(o.a), v(o.c), v(o.d), v(o.b), v(o.c)[2 * at], v(o.c)[at], v(o.d)[at], o.tmp, t, kSmShape);
+  }
+}
+template <bool update>
+void NoBrcHalfFloatCall(Ops& o) {
+  SoftMaxTiling t;
+  SoftMaxFlashV2TilingFunc(ge::Shape({kSmM, kSmK}), 2, 4, kTmpBytes, t, update, false, true);
+  SoftmaxFlashV2<half, update, false, false, false, kNoBrc>(
+      H(o.a), F(o.c), F(o.d), H(o.b), H(o.c)[1024], F(o.c)[256], F(o.d)[256], o.tmp, t, kSmShape);
+}
+TEST(ScratchInitcheck, SoftmaxFlashV2WithoutBrcIsModelledNotMarked) {
+  for (const bool reduceMax : {false, true}) {
+    SCOPED_TRACE(reduceMax ? "outReduceMax" : "");
+    ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [&](Ops& o) {
+                  NoBrcCall<float, false>(o, reduceMax);
+                }).r);
+    ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [&](Ops& o) {
+                  NoBrcCall<float, true>(o, reduceMax);
+                }).r);
+    ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [&](Ops& o) {
+                  NoBrcCall<half, false>(o, reduceMax);
+                }).r);
+    ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [&](Ops& o) {
+                  NoBrcCall<half, true>(o, reduceMax);
+                }).r);
+  }
+  ExpectClean(
+      RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) { NoBrcHalfFloatCall<true>(o); }).r);
+  lngrad::aicore::test::CheckedModeScope unchecked(false);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                NoBrcHalfFloatCall<false>(o);
+              }).r);
+}
+
 // SoftmaxFlash on 2201 and 2002 writes what the kit's update sequence leaves in its work buffer
 // (softmaxflash_work.h; replay.SoftmaxFlashScratchReplay.*): float, half (whose statistics the
 // kit computes in the stack buffer it pops: the buffer passed is left as it was) and half with

@@ -15,8 +15,8 @@
 //    at sumBuffer cover maxBuffer (8 floats on): that row's max output is its expSum.
 //  - half data with float statistics, any shape: the pre-cast puts the reductions' work buffer at
 //    srcBuffer[ceil(rows / 8) * 8], inside the split's converted source, so the Brcb and the
-//    reductions overwrite the values the Sub and the sums read. Unchecked lngrad keeps its rows
-//    (the overlapping sequence is not replayed).
+//    reductions overwrite the values the Sub and the sums read. Unchecked, lngrad gives the
+//    device's outputs (softmax_flashv2_nobrc_device.h, after its own rows).
 #pragma once
 
 #include <cstdint>
@@ -88,8 +88,7 @@ void CheckFlashV2M1Defect(bool update, bool basic, const AscendC::tiling::SoftMa
                    "SoftmaxFlashV2: SOFTMAX_OUTPUT_WITHOUT_BRC without update, srcShape {" +
                        std::to_string(d.m) + ", " + std::to_string(d.k) + "} (oriSrcK " +
                        std::to_string(d.oriK) + ") is computed wrongly by the device: " + why +
-                       " (unchecked mode gives the device's numbers for the half statistics' "
-                       "one-row splits)");
+                       " (unchecked mode gives the device's numbers)");
 }
 
 // After the rows (float statistics in both modes, half statistics unchecked): the one-row
@@ -108,7 +107,7 @@ void FlashV2M1OneRowDevice(bool update, bool basic, const AscendC::tiling::SoftM
     }
   } else {
     const uint64_t end = FlashV2M1StatEnd<T, U>(update, basic, t, d);
-    if (end == 0) return;  // half data: the pre-cast defect, not replayed
+    if (end == 0) return;  // half data: softmax_flashv2_nobrc_device.h writes them
     const uint32_t n = M1OneRowCopies(t), last = d.m - 1;
     namespace md = math_detail;
     CheckRows("SoftmaxFlashV2 (SOFTMAX_OUTPUT_WITHOUT_BRC, a split of one row)",

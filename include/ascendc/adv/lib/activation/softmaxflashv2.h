@@ -24,6 +24,7 @@
 #include "lib/activation/softmax.h"
 #include "lib/activation/softmax_common.h"
 #include "lib/activation/softmax_flash_scratch.h"
+#include "lib/activation/softmax_flashv2_nobrc_device.h"
 #include "lib/activation/softmax_flashv2_nobrc_work.h"
 #include "lib/activation/softmax_flashv2_paths.h"
 
@@ -688,14 +689,21 @@ void SoftmaxFlashV2(const LocalTensor<D>& dstTensor, const LocalTensor<U>& expSu
   sd::FlashV2BasicScratch bs(basic && !m1, sharedTmpBuffer, run, d, isUpdate, sd::Lanes<U>(),
                              std::is_same_v<D, half>);
   bs.Begin(args);
+  // The WITHOUT_BRC generic path's work buffer (softmax_flashv2_nobrc_device.h), and unchecked
+  // the device's outputs of half data with float statistics without update.
+  sd::FlashV2M1Device<D, U> m1d(m1 && !basic, isUpdate, run, d, srcTensor, inMaxTensor,
+                                inExpSumTensor, sharedTmpBuffer);
   sd::FlashV2Rows<D, U, D>(isUpdate, sd::BasicRows(basic, run, d), args,
                            sd::WithSplits(sd::RegBasicDims(isBasicBlock, d), run), &sharedTmpBuffer,
                            loc, sc.Active() ? &sc : nullptr);
   if (m1) sd::FlashV2M1OneRowDevice<D, U>(isUpdate, basic, run, d, expSumTensor, maxTensor);
+  const bool m1Work =
+      m1d.Finish("SoftmaxFlashV2", loc, dstTensor, maxTensor, expSumTensor, expMaxTensor, nullptr,
+                 sharedTmpBuffer, !isUpdate && std::is_same_v<D, half> && std::is_same_v<U, float>);
   sd::V200Store(dev, dstTensor, &expSumTensor, &maxTensor, &expMaxTensor);
   sc.Finish("SoftmaxFlashV2", loc);
   bs.Finish("SoftmaxFlashV2", loc);
-  if (sc.Active() || bs.Active() || dev.set) leave.Modelled();
+  if (sc.Active() || bs.Active() || dev.set || m1Work) leave.Modelled();
 }
 
 template <typename T, bool isUpdate = false, bool isReuseSource = false, bool isBasicBlock = false,
@@ -726,7 +734,7 @@ void SoftmaxFlashV2(const LocalTensor<T>& dstTensor, const LocalTensor<T>& outRe
                     const SoftMaxShapeInfo& softmaxShapeInfo = {},
                     lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace sd = lngrad::aicore::softmax_detail;
-  const sd::LeaveWorkBuffer leave("SoftmaxFlashV2", loc, sharedTmpBuffer);
+  sd::LeaveWorkBuffer leave("SoftmaxFlashV2", loc, sharedTmpBuffer);
   sd::CheckTypes<T, T>("SoftmaxFlashV2");
   sd::RefuseNz<isDataFormatNZ>("SoftmaxFlashV2");
   if constexpr (config.mode == SoftmaxMode::SOFTMAX_OUTPUT_WITHOUT_BRC) {
@@ -736,11 +744,17 @@ void SoftmaxFlashV2(const LocalTensor<T>& dstTensor, const LocalTensor<T>& outRe
     // The caller's tiling, not re-tiled (SoftmaxFlashV2MaxImpl); its splits order the row max.
     sd::CheckFlashV2M1Defect<T, T>(isUpdate, isBasicBlock, tiling, d, outExpSum, outMax);
     sd::CheckV220Defect("SoftmaxFlashV2", !isBasicBlock, tiling, d);  // softmax_v200_work.h
+    sd::FlashV2M1Device<T, T> m1d(!isBasicBlock, isUpdate, tiling, d, srcTensor, inMax, inExpSum,
+                                  sharedTmpBuffer);  // the work buffer
     sd::FlashV2Rows<T, T, T>(
         isUpdate, sd::BasicRows(isBasicBlock, tiling, d),
         {dstTensor, outExpSum, outMax, srcTensor, outExpMax, inExpSum, inMax, true, &outReduceMax},
         sd::WithSplits(sd::RegBasicDims(isBasicBlock, d), tiling), &sharedTmpBuffer, loc);
     sd::FlashV2M1OneRowDevice<T, T>(isUpdate, isBasicBlock, tiling, d, outExpSum, outMax);
+    if (m1d.Finish("SoftmaxFlashV2", loc, dstTensor, outMax, outExpSum, outExpMax, &outReduceMax,
+                   sharedTmpBuffer, false)) {
+      leave.Modelled();
+    }
   }
 }
 
