@@ -12,9 +12,9 @@
 // (replay.SoftMaxV200Replay.SoftmaxFlashV2* compares both against the kit's sequence), but for
 // the update's expMax of half data with float statistics: 2002's BroadCastLastImpl gives each row
 // lane 0's value (session 23: lngrad's rows took lane l % 8, 2201's order, where inMax's lanes
-// differ), stored from the model. Not modelled (the buffer stays marked): FlashV2DeviceV200's own limits (a
-// tiling not of the shape, reduceK other than the statistics' 32 bytes, a buffer short of the
-// pieces) and other arches.
+// differ), stored from the model. Not modelled (the buffer stays marked): FlashV2DeviceV200's own
+// limits (a tiling not of the shape, reduceK other than the statistics' 32 bytes, a buffer short of
+// the pieces) and other arches.
 #pragma once
 
 #include <cstdint>
@@ -48,6 +48,18 @@ bool FlashV2WorkV200(bool on, bool update, const AscendC::tiling::SoftMaxTiling&
     dev.set = !dev.expMax.empty();
   }
   return wrote;
+}
+
+// The config path with cfgK below srcK (FlashV2ConfigSplits) stores expMax through the same
+// BroadCastLastImpl on 2002: half data with float statistics, row f's lanes all lane 0's (f: its
+// FlashLanes, a copy).
+template <typename T, typename U, typename F>
+F ExpMaxLanesV200(F f) {
+  if (std::is_same_v<T, half> && std::is_same_v<U, float> &&
+      detail::rep::RunningArch() == NpuArch::k2002) {
+    for (float& v : f.expMax) v = f.expMax[0];
+  }
+  return f;
 }
 
 }  // namespace lngrad::aicore::softmax_detail

@@ -383,7 +383,7 @@ void FlashV2ConfigSplits(bool update, const FlashV2Args<T, U, E>& a, const CfgSh
         a.max.HostPtr()[at + j] = Narrow<U>(StoredFlashMax<T>(update, f[r].max[j]));
         a.expSum.HostPtr()[at + j] = Narrow<U>(update ? f[r].expMax[j] * f[r].inSum[j] + sm : sm);
       }
-      if (update) FlashV2StoreExpMax(a, f[r], row0 + r, le);
+      if (update) FlashV2StoreExpMax(a, ExpMaxLanesV200<T, U>(f[r]), row0 + r, le);
     }
     row0 += rows;
   }
