@@ -164,11 +164,13 @@ void FlashCfgSplit(const SmxTiling& t, const Split& sp, uint32_t cfgK, const Fla
   }
   if (!run.update) return;
   if constexpr (std::is_same_v<T, Half> && std::is_same_v<S, float>) {
-    // BroadCastLastImpl: each row's 8 float lanes to 16, cast at offset2 * 2.
+    // BroadCastLastImpl: each row's 8 float lanes to 16, cast at offset2 * 2; on 2002 (session
+    // 23, fnz, reading softmax_common_broadcast.h's BroadCastLastCompute, which membase/v200's
+    // BroadCastLastImpl calls: each row's element 0 Duplicated over its 16) lane 0's value.
     for (uint32_t i = 0; i < sp.rows; ++i) {
       for (uint32_t l = 0; l < 2 * kBlk; ++l) {
         io.expMax[sp.offset2 * 2 + i * 2 * kBlk + l] =
-            NarrowOn<T>(em[i * lanes + l % kBlk], run.arch2002);
+            NarrowOn<T>(em[i * lanes + (run.arch2002 ? 0 : l % kBlk)], run.arch2002);
       }
     }
   } else {

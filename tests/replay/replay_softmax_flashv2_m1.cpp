@@ -8,8 +8,8 @@
 namespace lngrad_replay {
 namespace {
 
-constexpr uint32_t kRep = 64;   // floats per repeat
-constexpr uint32_t kBlk = 8;    // floats per 32-byte block
+constexpr uint32_t kRep = 64;      // floats per repeat
+constexpr uint32_t kBlk = 8;       // floats per 32-byte block
 constexpr uint32_t kMaxRep = 255;  // MAX_REPEAT_TIMES
 
 enum class Op { kMax, kAdd, kSub, kMul };
@@ -306,7 +306,8 @@ void ReplayFlashV2M1(const SmxTiling& t, uint32_t oriK, bool update, const M1Io<
 
 template void ReplayFlashV2M1<float, float>(const SmxTiling&, uint32_t, bool,
                                             const M1Io<float, float>&);
-template void ReplayFlashV2M1<Half, Half>(const SmxTiling&, uint32_t, bool, const M1Io<Half, Half>&);
+template void ReplayFlashV2M1<Half, Half>(const SmxTiling&, uint32_t, bool,
+                                          const M1Io<Half, Half>&);
 template void ReplayFlashV2M1<Half, float>(const SmxTiling&, uint32_t, bool,
                                            const M1Io<Half, float>&);
 

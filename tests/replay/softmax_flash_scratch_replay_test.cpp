@@ -6,6 +6,7 @@
 // statistics, the scratch replay's own, the sources unchanged. Both overloads: sharedTmpBuffer
 // and the stack buffer (the TPipe leaves exactly the scratch). Scratch sizes: one row's minimum,
 // three rows' and 12 bytes (not a multiple of 32: the shared overload only), the maximum (capped).
+// The constant-shape config's generic path with config.oriSrcK rounded up to 8 = srcK too.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -80,8 +81,9 @@ struct Io {
   std::vector<uint8_t> tmp;
 };
 
-// Runs SoftmaxFlashV2<T, update> on a block of Ascend910B1 with the operands of `in`.
-template <class T, class S>
+// Runs SoftmaxFlashV2<T, update> on a block of Ascend910B1 with the operands of `in` (cfg: the
+// SoftmaxConfig).
+template <class T, class S, const AscendC::SoftmaxConfig& cfg>
 Io<T, S> RunLngrad(const Shape& s, bool update, bool stack, uint32_t tmpBytes,
                    const SoftMaxTiling& t, const Io<T, S>& in) {
   using DT = Dev<T>;
@@ -113,14 +115,19 @@ Io<T, S> RunLngrad(const Shape& s, bool update, bool stack, uint32_t tmpBytes,
     Load(max, in.max), Load(inSum, in.inSum), Load(inMax, in.inMax);
     std::memset(tmp.HostPtr(), kFill, tmpBytes);
     const AscendC::SoftMaxShapeInfo si{s.m, s.k, s.m, s.oriK};
+    constexpr bool kNz = false, kBasic = false, kReuse = false;
     if (update && stack) {
-      AscendC::SoftmaxFlashV2<DT, true>(dst, sum, max, src, em, inSum, inMax, t, si);
+      AscendC::SoftmaxFlashV2<DT, true, kReuse, kBasic, kNz, cfg>(dst, sum, max, src, em, inSum,
+                                                                  inMax, t, si);
     } else if (update) {
-      AscendC::SoftmaxFlashV2<DT, true>(dst, sum, max, src, em, inSum, inMax, tmp, t, si);
+      AscendC::SoftmaxFlashV2<DT, true, kReuse, kBasic, kNz, cfg>(dst, sum, max, src, em, inSum,
+                                                                  inMax, tmp, t, si);
     } else if (stack) {
-      AscendC::SoftmaxFlashV2<DT, false>(dst, sum, max, src, em, inSum, inMax, t, si);
+      AscendC::SoftmaxFlashV2<DT, false, kReuse, kBasic, kNz, cfg>(dst, sum, max, src, em, inSum,
+                                                                   inMax, t, si);
     } else {
-      AscendC::SoftmaxFlashV2<DT, false>(dst, sum, max, src, em, inSum, inMax, tmp, t, si);
+      AscendC::SoftmaxFlashV2<DT, false, kReuse, kBasic, kNz, cfg>(dst, sum, max, src, em, inSum,
+                                                                   inMax, tmp, t, si);
     }
     Store(src, got.src), Store(dstAll, got.dst), Store(em, got.em), Store(sum, got.sum);
     Store(max, got.max), Store(inSum, got.inSum), Store(inMax, got.inMax);
@@ -148,7 +155,7 @@ Io<T, S> Operands(const Shape& s, uint32_t seed) {
 }
 
 // One shape, one scratch size, both overloads, without and with update.
-template <class T, class S>
+template <class T, class S, const AscendC::SoftmaxConfig& cfg = AscendC::SOFTMAX_DEFAULT_CFG>
 void Check(const Shape& s, uint32_t tmpBytes, uint32_t seed) {
   const ge::Shape shape({s.m, s.k});
   constexpr bool kHalf = std::is_same_v<T, lngrad_replay::Half>;
@@ -166,7 +173,7 @@ void Check(const Shape& s, uint32_t tmpBytes, uint32_t seed) {
                    std::to_string(s.oriK) + " tmp " + std::to_string(tmpBytes) + " splitM " +
                    std::to_string(t.splitM) + " tailM " + std::to_string(t.tailM) +
                    (update ? " update" : " no update") + (stack ? " stack" : " shared"));
-      const Io<T, S> got = RunLngrad<T, S>(s, update, stack, tmpBytes, t, in);
+      const Io<T, S> got = RunLngrad<T, S, cfg>(s, update, stack, tmpBytes, t, in);
       if (::testing::Test::HasFailure()) return;
       // The results' replay.
       Io<T, S> want = in;
@@ -239,6 +246,44 @@ TEST(SoftmaxFlashV2ScratchReplay, HalfData) {
 
 TEST(SoftmaxFlashV2ScratchReplay, HalfDataFloatStatistics) {
   Sweep<lngrad_replay::Half, float>(kShapes, std::size(kShapes), 3900);
+}
+
+// The constant-shape config's generic path (oriSrcK not a multiple of 64 or oriSrcM not of 8: not
+// its basic block) with config.oriSrcK rounded up to 8 equal to srcK: softmax_flashv2_common_impl.h
+// runs the generic loop's SoftmaxFlashV2NoUpdateExtImpl / SoftmaxFlashV2NDExtImpl with a
+// ReduceLastND of config.oriSrcK columns (the statistics' 32 bytes a row, the tiling's reduceK):
+// the generic loop's buffer with oriK = config.oriSrcK (session 23; marked before), every branch
+// of the reductions (below 64, [64, 128), [128, 512), from 512).
+constexpr AscendC::SoftmaxConfig kCfg30{true, 1, 30}, kCfg64{true, 1, 64}, kCfg76{true, 3, 76},
+    kCfg140{true, 1, 140}, kCfg1036{true, 1, 1036};
+
+template <class T, class S, const AscendC::SoftmaxConfig& cfg>
+void ConfigSweep(uint32_t seed) {
+  const uint32_t k = (cfg.oriSrcK + 7) / 8 * 8;
+  for (const uint32_t m : {1u, 3u, 9u, 37u}) {
+    const Shape s{m, k, cfg.oriSrcK};
+    if (k * sizeof(T) % 32 != 0 || m * k > 12000) continue;  // src and dst inside the UB
+    Check<T, S, cfg>(s, MinBytes<T, S>(s), seed += 10);
+    Check<T, S, cfg>(s, MinBytes<T, S>(s) * 3 + 12, seed += 10);
+    Check<T, S, cfg>(s, MaxBytes<T, S>(s), seed += 10);
+  }
+}
+
+template <class T, class S>
+void ConfigSweeps(uint32_t seed) {
+  ConfigSweep<T, S, kCfg30>(seed);
+  ConfigSweep<T, S, kCfg64>(seed + 200);
+  ConfigSweep<T, S, kCfg76>(seed + 400);
+  ConfigSweep<T, S, kCfg140>(seed + 600);
+  ConfigSweep<T, S, kCfg1036>(seed + 800);
+}
+
+// (Seeds with no row whose maximum is a tie of +0 and -0 below 64 columns: the two replays'
+// WholeReduceMax break it differently, the scratch replay's pair tree and the results replay.)
+TEST(SoftmaxFlashV2ScratchReplay, ConstantShapeConfigGenericPath) {
+  ConfigSweeps<float, float>(5903);
+  ConfigSweeps<lngrad_replay::Half, lngrad_replay::Half>(6903);
+  ConfigSweeps<lngrad_replay::Half, float>(7903);
 }
 
 }  // namespace

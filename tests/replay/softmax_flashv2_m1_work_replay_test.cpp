@@ -117,8 +117,9 @@ Mem<T, S> RunReplay(const Shape& s, bool update, const SoftMaxTiling& t, Mem<T, 
       Mirror(t), s.oriK, update,
       {m.x.data(), m.y.data(), m.sum.data(), m.max.data(), m.em.data(), m.inSum.data(),
        m.inMax.data(), reduceMaxForm && update ? m.rm.data() : nullptr, m.work.data()});
-  EXPECT_TRUE(std::all_of(m.work.begin() + kWorkFloats, m.work.end(), [](float v) { return v == 0; }))
-      << "the replay's footprint passes the work buffer";
+  EXPECT_TRUE(std::all_of(m.work.begin() + kWorkFloats, m.work.end(), [](float v) {
+    return v == 0;
+  })) << "the replay's footprint passes the work buffer";
   m.work.resize(kWorkFloats);
   return m;
 }
@@ -149,12 +150,12 @@ struct WorkCase {
 };
 // Every branch of the reductions (oriSrcK < 64, [64, 128), [128, 512) with the rows above and
 // at most the chunks, >= 512, tails), splits of 8 rows and a tail, one-row splits, srcK >= 192.
-const WorkCase kCases[] = {{{8, 8, 8}, 0},        {{13, 48, 40}, 0},     {{8, 64, 64}, 0},
-                           {{9, 72, 70}, 0},      {{12, 192, 192}, 0},   {{5, 200, 196}, 0},
-                           {{3, 448, 448}, 0},    {{8, 264, 260}, 0},    {{4, 512, 512}, 0},
-                           {{5, 600, 600}, 0},    {{2, 1032, 1030}, 0},  {{1, 64, 64}, 0},
-                           {{1, 528, 520}, 0},    {{12, 192, 192}, 2304}, {{14, 200, 196}, 2304},
-                           {{20, 264, 260}, 2304}, {{9, 64, 64}, 2304},   {{17, 136, 130}, 2304}};
+const WorkCase kCases[] = {{{8, 8, 8}, 0},         {{13, 48, 40}, 0},      {{8, 64, 64}, 0},
+                           {{9, 72, 70}, 0},       {{12, 192, 192}, 0},    {{5, 200, 196}, 0},
+                           {{3, 448, 448}, 0},     {{8, 264, 260}, 0},     {{4, 512, 512}, 0},
+                           {{5, 600, 600}, 0},     {{2, 1032, 1030}, 0},   {{1, 64, 64}, 0},
+                           {{1, 528, 520}, 0},     {{12, 192, 192}, 2304}, {{14, 200, 196}, 2304},
+                           {{20, 264, 260}, 2304}, {{9, 64, 64}, 2304},    {{17, 136, 130}, 2304}};
 
 TEST(SoftmaxFlashV2M1WorkReplay, HalfDataFloatStatsNoUpdateUncheckedFollowsTheDevice) {
   uint32_t seed = 9700;

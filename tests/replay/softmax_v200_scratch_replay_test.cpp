@@ -12,7 +12,9 @@
 // the kit does not write keep their 0xa5 fill. Unchecked: the splits whose uint8_t operands wrap
 // (the device's numbers, the rows the reductions skip reducing that fill), also for SoftmaxFlash
 // without update (results only) and SoftmaxFlashV2's generic loop and constant-shape config path
-// (results, expMax, work buffer; the config's row stride below srcK too).
+// (results, expMax, work buffer; the config's row stride below srcK too). SoftmaxFlashV2's generic
+// loop and its constant-shape config path on splits that do not wrap, checked and unchecked:
+// results, expMax and work buffer (session 23).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -47,8 +49,9 @@ constexpr const char* kSoc = "Ascend310P1";
 // kFlashV2 / kFlashV2Update: SoftmaxFlashV2's generic loop (inExpSum and inMax are expSum and
 // max).
 // kFlashV2Cfg / kFlashV2CfgUpdate: the same with config {oriSrcM 1, oriSrcK 130} (not its basic
-// block; shapes of oriSrcK 130 only, srcK 136 = cfgK or above it); kFlashV2Cfg16900 /
-// kFlashV2Cfg16900Update: config {1, 16900} (cfgK 16904; oriSrcK 16900 only).
+// block; shapes of oriSrcK 130, srcK 136 = cfgK or above it), or {1, 140} for oriSrcK 140 (srcK
+// 144 = cfgK, half data); kFlashV2Cfg16900 / kFlashV2Cfg16900Update: config {1, 16900} (cfgK
+// 16904; oriSrcK 16900 only).
 enum class Api {
   kSoftMax,
   kLog,
@@ -63,14 +66,15 @@ enum class Api {
 };
 constexpr AscendC::SoftmaxConfig kCfg130{true, 1, 130};
 constexpr AscendC::SoftmaxConfig kCfg16900{true, 1, 16900};
+constexpr AscendC::SoftmaxConfig kCfg140{true, 1, 140};
 bool IsFlashV2(Api api) { return api >= Api::kFlashV2; }
 bool IsUpdate(Api api) {
   return api == Api::kFlashV2Update || api == Api::kFlashV2CfgUpdate ||
          api == Api::kFlashV2Cfg16900Update;
 }
 // The config's ReduceLastND row stride (config.oriSrcK rounded up to 8; 0: no config).
-uint32_t CfgK(Api api) {
-  if (api == Api::kFlashV2Cfg || api == Api::kFlashV2CfgUpdate) return 136;
+uint32_t CfgK(Api api, uint32_t oriK) {
+  if (api == Api::kFlashV2Cfg || api == Api::kFlashV2CfgUpdate) return oriK == 140 ? 144 : 136;
   return api >= Api::kFlashV2Cfg16900 ? 16904 : 0;
 }
 
@@ -82,7 +86,7 @@ struct Case {
   // flashTiling: a tiling made for the shape by the kernel's SoftMaxFlashV2TilingFunc (splits of
   // w / (32 / sizeof(S) + 64) rows for float data), which SoftmaxFlash runs as given.
   bool flashTiling = false;
-  // work: compare the work buffer (SoftmaxFlashV2 writes it for the splits that wrap only).
+  // work: compare the work buffer.
   bool work = true;
   bool cfg = false;  // the constant-shape config kCfg (SoftMax, SimpleSoftMax)
   uint32_t tmpBytes = 0;
@@ -206,6 +210,12 @@ void Call(const Case& c, const LocalTensor<Dev<T>>& dst, const LocalTensor<Dev<S
     AscendC::SoftmaxFlashV2<DT, false>(dst, sum, max, src, expMax, sum, max, tmp, tiling, shape);
   } else if (c.api == Api::kFlashV2Update) {
     AscendC::SoftmaxFlashV2<DT, true>(dst, sum, max, src, expMax, sum, max, tmp, tiling, shape);
+  } else if (c.api == Api::kFlashV2Cfg && shape.oriSrcK == 140) {
+    AscendC::SoftmaxFlashV2<DT, false, false, false, false, kCfg140>(dst, sum, max, src, expMax,
+                                                                     sum, max, tmp, tiling, shape);
+  } else if (c.api == Api::kFlashV2CfgUpdate && shape.oriSrcK == 140) {
+    AscendC::SoftmaxFlashV2<DT, true, false, false, false, kCfg140>(dst, sum, max, src, expMax, sum,
+                                                                    max, tmp, tiling, shape);
   } else if (c.api == Api::kFlashV2Cfg) {
     AscendC::SoftmaxFlashV2<DT, false, false, false, false, kCfg130>(dst, sum, max, src, expMax,
                                                                      sum, max, tmp, tiling, shape);
@@ -352,7 +362,7 @@ void Compare(const Shape& s, const Case& c, uint32_t seed) {
     rp::ReplaySoftmaxFlashV2V200<T, S>(
         t, s.oriK,
         {src, dst, sum, max, reinterpret_cast<T*>(want.expMax.data()), sum, max, work,
-         IsUpdate(c.api), CfgK(c.api)});
+         IsUpdate(c.api), CfgK(c.api, s.oriK)});
   } else {
     rp::ReplaySoftMaxV200<T, S>(t, s.oriK, {src, dst, sum, max, work, c.api == Api::kLog});
   }
@@ -592,8 +602,7 @@ TEST(SoftMaxV200Replay, SoftmaxFlashV2WrappedOperandsFollowTheDeviceUnchecked) {
     c.tmpBytes = 270 * 72 * 4;
     Compare<float, float>({270, 136, 130}, c, ++seed);
     c.inPlace = false;
-    c.tmpBytes = 1152;  // splits of 4 rows, which do not wrap (the buffer stays marked)
-    c.work = false;
+    c.tmpBytes = 1152;  // splits of 4 rows, which do not wrap (their buffer: session 23)
     Compare<float, float>({9, 136, 130}, c, ++seed);
   }
   lngrad::aicore::SetCheckedMode(was);
@@ -627,6 +636,55 @@ TEST(SoftMaxV200Replay, SoftmaxFlashV2ConfigBelowSrcKWrappedOperandsFollowTheDev
     Compare<float, float>({3, 16912, 16900}, c, ++seed);
   }
   lngrad::aicore::SetCheckedMode(was);
+}
+
+// SoftmaxFlashV2's generic loop on 2002 on splits that do not wrap (session 23, fnz: the work
+// buffer was marked there): float, half data with half or float statistics, no update and
+// update, both overloads, tilings of SoftMaxFlashV2TilingFunc for the minimum buffer
+// (GetSoftMaxFlashV2MinTmpSize), one no multiple of 32 and a large one, checked and unchecked
+// mode: results, expMax and the whole work buffer against the replay.
+template <class T, class S>
+void FlashV2Sweep(Api api, const std::vector<Shape>& shapes, uint32_t seed) {
+  const bool was = lngrad::aicore::CheckedMode();
+  for (const bool checked : {true, false}) {
+    lngrad::aicore::SetCheckedMode(checked);
+    for (const Shape& s : shapes) {
+      const uint32_t min = AscendC::GetSoftMaxFlashV2MinTmpSize(ge::Shape({s.m, s.k}), sizeof(T),
+                                                                sizeof(S), IsUpdate(api));
+      for (const uint32_t bytes : {min, 3 * min + 12, std::max<uint32_t>(40000, 3 * min + 64)}) {
+        for (const bool stack : {false, true}) {
+          if (stack && bytes % 32 != 0) continue;  // the stack buffer comes in 32-byte blocks
+          Case c = Results(api, true);
+          c.flashTiling = true;
+          c.stack = stack;
+          c.tmpBytes = bytes;
+          SCOPED_TRACE(checked ? "checked" : "unchecked");
+          Compare<T, S>(s, c, ++seed);
+        }
+      }
+    }
+  }
+  lngrad::aicore::SetCheckedMode(was);
+}
+
+TEST(SoftMaxV200Replay, SoftmaxFlashV2SplitsThatDoNotWrapWriteTheWorkBuffer) {
+  for (const Api api : {Api::kFlashV2, Api::kFlashV2Update}) {
+    FlashV2Sweep<float, float>(api, kFloatShapes, 2000 + 1000 * IsUpdate(api));
+    FlashV2Sweep<rp::Half, rp::Half>(api, kHalfShapes, 2300 + 1000 * IsUpdate(api));
+    FlashV2Sweep<rp::Half, float>(api, kHalfShapes, 2600 + 1000 * IsUpdate(api));
+  }
+}
+
+// The constant-shape config's generic path with config.oriSrcK rounded up to 8 = srcK (its
+// ReduceLastND reduces config.oriSrcK columns): the same buffer.
+TEST(SoftMaxV200Replay, SoftmaxFlashV2ConfigSplitsThatDoNotWrapWriteTheWorkBuffer) {
+  for (const Api api : {Api::kFlashV2Cfg, Api::kFlashV2CfgUpdate}) {
+    const uint32_t seed = 4000 + 1000 * IsUpdate(api);
+    FlashV2Sweep<float, float>(api, {{1, 136, 130}, {9, 136, 130}, {40, 136, 130}}, seed);
+    FlashV2Sweep<rp::Half, rp::Half>(api, {{1, 144, 140}, {9, 144, 140}, {37, 144, 140}},
+                                     seed + 300);
+    FlashV2Sweep<rp::Half, float>(api, {{1, 144, 140}, {9, 144, 140}, {37, 144, 140}}, seed + 600);
+  }
 }
 
 }  // namespace

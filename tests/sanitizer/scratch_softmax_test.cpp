@@ -44,7 +44,8 @@ const SoftMaxShapeInfo kSmShape{kSmM, kSmK, kSmM, kSmK};
 TEST(ScratchInitcheck, SoftMaxFamilyReadAfterTheCall) {
   for (const char* soc : {k910, "Ascend310P1"}) {
     // SoftmaxFlashV2's generic split loop and its basic-block path (float and, session 22, half
-    // data) are modelled on 2201 (SoftmaxFlashV2IsModelledNotMarked); not on 2002.
+    // data) are modelled on 2201 (SoftmaxFlashV2IsModelledNotMarked); on 2002 the generic loop
+    // (session 23, SoftmaxFlashV2On2002IsModelledNotMarked), not the basic-block path.
     if (std::string(soc) != k910) {
       ExpectLoud(soc, "SoftmaxFlashV2", [](Ops& o) {
         SoftMaxTiling t;
@@ -57,12 +58,6 @@ TEST(ScratchInitcheck, SoftMaxFamilyReadAfterTheCall) {
         SoftMaxFlashV2TilingFunc(ge::Shape({kSmM, kSmK}), 4, 4, kTmpBytes, t, false, true);
         SoftmaxFlashV2<float, false, false, true>(F(o.a), F(o.c), F(o.d), F(o.b), F(o.c)[512],
                                                   F(o.c), F(o.d), o.tmp, t, kSmShape);
-      });
-      ExpectLoud(soc, "SoftmaxFlashV2", [](Ops& o) {
-        SoftMaxTiling t;
-        SoftMaxFlashV2TilingFunc(ge::Shape({kSmM, kSmK}), 4, 4, kTmpBytes, t, false);
-        SoftmaxFlashV2<float, false>(F(o.a), F(o.c), F(o.d), F(o.b), F(o.c)[512], F(o.c), F(o.d),
-                                     o.tmp, t, kSmShape);
       });
     }
     // SoftmaxGrad / SoftmaxGradFront write their buffer, ND (isBasicBlock included) and NZ
@@ -411,6 +406,90 @@ TEST(ScratchInitcheck, SoftmaxFlashV2WithoutBrcIsModelledNotMarked) {
   ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
                 NoBrcHalfFloatCall<false>(o);
               }).r);
+}
+
+// SoftmaxFlashV2's generic split loop on 2002 (session 23): every split, wrapping or not, runs
+// the kit's steps over the work buffer (softmax_flashv2_v200_work.h over softmax_v200_work.h
+// FlashV2DeviceV200; replay.SoftMaxV200Replay.SoftmaxFlashV2*): reading it afterwards is clean,
+// float, half, half with float statistics, without and with update.
+TEST(ScratchInitcheck, SoftmaxFlashV2On2002IsModelledNotMarked) {
+  const char* soc = "Ascend310P1";
+  for (const bool update : {false, true}) {
+    SCOPED_TRACE(update ? "update" : "no update");
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [update](Ops& o) {
+                  SoftMaxTiling t;
+                  SoftMaxFlashV2TilingFunc(ge::Shape({kSmM, kSmK}), 4, 4, kTmpBytes, t, update);
+                  if (update) {
+                    SoftmaxFlashV2<float, true>(F(o.a), F(o.c), F(o.d), F(o.b), F(o.c)[512],
+                                                F(o.c)[256], F(o.d)[256], o.tmp, t, kSmShape);
+                  } else {
+                    SoftmaxFlashV2<float, false>(F(o.a), F(o.c), F(o.d), F(o.b), F(o.c)[512],
+                                                 F(o.c), F(o.d), o.tmp, t, kSmShape);
+                  }
+                }).r);
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [update](Ops& o) {
+                  SoftMaxTiling t;
+                  SoftMaxFlashV2TilingFunc(ge::Shape({kSmM, kSmK}), 2, 2, kTmpBytes, t, update);
+                  if (update) {
+                    SoftmaxFlashV2<half, true>(H(o.a), H(o.c), H(o.d), H(o.b), H(o.c)[1024],
+                                               H(o.c)[512], H(o.d)[512], o.tmp, t, kSmShape);
+                  } else {
+                    SoftmaxFlashV2<half, false>(H(o.a), H(o.c), H(o.d), H(o.b), H(o.c)[1024],
+                                                H(o.c), H(o.d), o.tmp, t, kSmShape);
+                  }
+                }).r);
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [update](Ops& o) {
+                  SoftMaxTiling t;
+                  SoftMaxFlashV2TilingFunc(ge::Shape({kSmM, kSmK}), 2, 4, kTmpBytes, t, update);
+                  if (update) {
+                    SoftmaxFlashV2<half, true>(H(o.a), F(o.c), F(o.d), H(o.b), H(o.c)[1024],
+                                               F(o.c)[256], F(o.d)[256], o.tmp, t, kSmShape);
+                  } else {
+                    SoftmaxFlashV2<half, false>(H(o.a), F(o.c), F(o.d), H(o.b), H(o.c)[1024],
+                                                F(o.c), F(o.d), o.tmp, t, kSmShape);
+                  }
+                }).r);
+  }
+}
+
+// The constant-shape config's generic path with config.oriSrcK rounded up to 8 = srcK (here
+// {oriSrcM 1, oriSrcK 64}: not its basic block, oriSrcM not a multiple of 8) on 2201 and 2002
+// (session 23): the generic loop's buffer over config.oriSrcK columns (FlashV2Scratch,
+// FlashV2WorkV200; replay.SoftmaxFlashV2ScratchReplay.ConstantShapeConfigGenericPath,
+// replay.SoftMaxV200Replay.SoftmaxFlashV2ConfigSplitsThatDoNotWrapWriteTheWorkBuffer).
+constexpr SoftmaxConfig kFlashCfg{true, 1, 64};
+TEST(ScratchInitcheck, SoftmaxFlashV2ConfigIsModelledNotMarked) {
+  for (const char* soc : {k910, "Ascend310P1"}) {
+    for (const bool update : {false, true}) {
+      SCOPED_TRACE(std::string(soc) + (update ? " update" : " no update"));
+      ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [update](Ops& o) {
+                    SoftMaxTiling t;
+                    SoftMaxFlashV2TilingFunc(ge::Shape({kSmM, kSmK}), 4, 4, kTmpBytes, t, update);
+                    if (update) {
+                      SoftmaxFlashV2<float, true, false, false, false, kFlashCfg>(
+                          F(o.a), F(o.c), F(o.d), F(o.b), F(o.c)[512], F(o.c)[256], F(o.d)[256],
+                          o.tmp, t, kSmShape);
+                    } else {
+                      SoftmaxFlashV2<float, false, false, false, false, kFlashCfg>(
+                          F(o.a), F(o.c), F(o.d), F(o.b), F(o.c)[512], F(o.c), F(o.d), o.tmp, t,
+                          kSmShape);
+                    }
+                  }).r);
+      ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [update](Ops& o) {
+                    SoftMaxTiling t;
+                    SoftMaxFlashV2TilingFunc(ge::Shape({kSmM, kSmK}), 2, 4, kTmpBytes, t, update);
+                    if (update) {
+                      SoftmaxFlashV2<half, true, false, false, false, kFlashCfg>(
+                          H(o.a), F(o.c), F(o.d), H(o.b), H(o.c)[1024], F(o.c)[256], F(o.d)[256],
+                          o.tmp, t, kSmShape);
+                    } else {
+                      SoftmaxFlashV2<half, false, false, false, false, kFlashCfg>(
+                          H(o.a), F(o.c), F(o.d), H(o.b), H(o.c)[1024], F(o.c), F(o.d), o.tmp, t,
+                          kSmShape);
+                    }
+                  }).r);
+    }
+  }
 }
 
 // SoftmaxFlash on 2201 and 2002 writes what the kit's update sequence leaves in its work buffer

@@ -87,7 +87,8 @@ inline void M1ReduceRows(const M1Reduce& f, float* out, const float* x, float* a
     }
     for (uint32_t i = 0; i < m; ++i) {
       for (uint32_t c = 8; c < chunks; ++c) {
-        for (uint32_t l = 0; l < kLanes; ++l) lanes(i)[l] = f.Op(row(i)[c * kLanes + l], lanes(i)[l]);
+        for (uint32_t l = 0; l < kLanes; ++l)
+          lanes(i)[l] = f.Op(row(i)[c * kLanes + l], lanes(i)[l]);
       }
     }
   } else if (oriK >= 2 * kLanes) {  // Op(chunk 0, chunk 1), then NextBlock
@@ -96,12 +97,14 @@ inline void M1ReduceRows(const M1Reduce& f, float* out, const float* x, float* a
     }
     for (uint32_t c = 2; m > chunks && c < chunks; ++c) {  // repeats over the rows
       for (uint32_t i = 0; i < m; ++i) {
-        for (uint32_t l = 0; l < kLanes; ++l) lanes(i)[l] = f.Op(lanes(i)[l], row(i)[c * kLanes + l]);
+        for (uint32_t l = 0; l < kLanes; ++l)
+          lanes(i)[l] = f.Op(lanes(i)[l], row(i)[c * kLanes + l]);
       }
     }
     for (uint32_t i = 0; m <= chunks && i < m; ++i) {  // row by row, repeats over the chunks
       for (uint32_t c = 2; c < chunks; ++c) {
-        for (uint32_t l = 0; l < kLanes; ++l) lanes(i)[l] = f.Op(row(i)[c * kLanes + l], lanes(i)[l]);
+        for (uint32_t l = 0; l < kLanes; ++l)
+          lanes(i)[l] = f.Op(row(i)[c * kLanes + l], lanes(i)[l]);
       }
     }
   } else {  // FirstBlockCopyImpl: a Copy repeat a row
@@ -110,7 +113,8 @@ inline void M1ReduceRows(const M1Reduce& f, float* out, const float* x, float* a
     }
   }
   for (uint32_t i = 0; i < m && tail != 0; ++i) {  // TailMaxImpl / TailAddImpl
-    for (uint32_t l = 0; l < tail; ++l) lanes(i)[l] = f.Op(lanes(i)[l], row(i)[chunks * kLanes + l]);
+    for (uint32_t l = 0; l < tail; ++l)
+      lanes(i)[l] = f.Op(lanes(i)[l], row(i)[chunks * kLanes + l]);
   }
   img.Mark(acc, uint64_t{m} * kLanes);
   if (m == 1) {  // 8 WholeReduce repeats of the same 64 lanes (and a DataCopy of a block)

@@ -36,7 +36,8 @@
 // without update runs this (SoftMaxNDImpl) the same way; SoftmaxFlashV2's generic loop and its
 // config path run the same reductions: refused in checked mode (CheckFlashV2V200Defect; the config
 // path's, at the config's row stride cfgK, CheckConfigDefect); unchecked both follow the device
-// (FlashV2DeviceV200, V200Store; the config path with cfgK below srcK as well). The 2201
+// (FlashV2DeviceV200, V200Store; the config path with cfgK below srcK as well); every split's
+// work buffer, wrapping or not: softmax_flashv2_v200_work.h. The 2201
 // reductions wrap the same way but for oriSrcK in [64, 128) (V220Defect, one rule with
 // NdReduceDefect): refused in checked mode (CheckV220Defect; SoftMax's and SoftmaxFlashV2's
 // constant-shape config paths CheckConfigDefect); unchecked, SoftMax, LogSoftMax and SoftmaxFlash
@@ -325,17 +326,18 @@ void V200Store(const V200Device& dev, const AscendC::LocalTensor<T>& dst,
 //   st at s + r + a and A at s + r, expSum's floats (the Add into tmpBuffer2) left at A's start.
 // st and A are read as they stand (the tensors' and buffer's bytes, then what earlier splits and
 // passes left). False where not modelled (lngrad's rows stand, the buffer stays marked): a
-// tiling not of the shape, a buffer short of the pieces.
+// tiling not of the shape, a buffer short of the pieces. every: any tiling, either mode (the
+// splits that do not wrap too; softmax_flashv2_v200_work.h FlashV2WorkV200 keeps the buffer only).
 template <typename T, typename U>
 bool FlashV2DeviceV200(bool update, const AscendC::tiling::SoftMaxTiling& t, const Dims& d,
                        const T* src, const U* inMax, const U* inSum, const U* maxT, const U* sumT,
                        const AscendC::LocalTensor<uint8_t>& tmp, V200Device& dev, SrcLoc loc,
-                       uint32_t redK = 0) {
+                       uint32_t redK = 0, bool every = false) {
   constexpr bool kHalf = std::is_same_v<T, half>, kHalfStats = std::is_same_v<U, half>;
   const uint32_t dstK = kHalfStats ? 16 : 8, rk = redK != 0 ? redK : d.k;
-  if (CheckedMode() || detail::rep::RunningArch() != NpuArch::k2002 || t.splitM == 0 ||
-      t.splitK != d.k || t.srcK != d.k || t.reduceK != dstK || d.oriK == 0 || d.oriK > rk ||
-      rk > d.k || V200Defect(t, Dims{d.m, rk, d.oriK}).empty()) {
+  if ((!every && (CheckedMode() || V200Defect(t, Dims{d.m, rk, d.oriK}).empty())) ||
+      detail::rep::RunningArch() != NpuArch::k2002 || t.splitM == 0 || t.splitK != d.k ||
+      t.srcK != d.k || t.reduceK != dstK || d.oriK == 0 || d.oriK > rk || rk > d.k) {
     return false;
   }
   const uint64_t s = kHalf ? t.splitSize : 0, r = t.reduceSize, a = uint64_t{t.splitM} * kLanes;
@@ -347,10 +349,17 @@ bool FlashV2DeviceV200(bool update, const AscendC::tiling::SoftMaxTiling& t, con
   } else if (stIn) {
     accAt = s + r;
   }
-  const uint64_t accEnd = accAt + std::max<uint64_t>(a, (uint64_t{t.splitM} + 7) / 8 * 128);
+  // A's footprint: none below 64 reduced columns (one WholeReduce a row), one row's 64 lanes,
+  // else 64 a row or the broadcast's 128 a group of 8 rows; the float update's Sub and the half
+  // statistics' Add write m * dstK floats at A's start.
+  const uint64_t rows = t.splitM, nst = update && (!kHalf || kHalfStats) ? rows * dstK : 0;
+  const uint64_t accN = d.oriK < kLanes ? 0
+                        : rows == 1     ? kLanes
+                                        : std::max(a, (rows + 7) / 8 * 128);
+  const uint64_t accEnd = accAt + std::max(accN, nst);
   const uint64_t need = std::max(accEnd, stIn ? stAt + r : 0);
   if (tmp.HostPtr() == nullptr || tmp.View().size_bytes < need * 4) return false;
-  std::vector<float> w(need);
+  std::vector<float> w(std::max<uint64_t>(need, 1));
   std::memcpy(w.data(), tmp.HostPtr(), need * 4);
   float* acc = w.data() + accAt;
   std::vector<float> x, mx, sm, em;

@@ -18,7 +18,8 @@
 // store statistics up to the last register's end (M1StatRows). On 2002 the generic loop's
 // and the config path's splits whose NewReduce{Max,Sum}LastNDImpl operands wrap are refused in
 // checked mode (softmax_v200_work.h CheckFlashV2V200Defect, CheckConfigDefect: 2201's config
-// path too); unchecked, they give the device's outputs (FlashV2DeviceV200).
+// path too); unchecked, they give the device's outputs (FlashV2DeviceV200), which writes every
+// split's work buffer (FlashV2WorkV200).
 #pragma once
 
 #include "lib/activation/softmax.h"
@@ -27,6 +28,7 @@
 #include "lib/activation/softmax_flashv2_nobrc_device.h"
 #include "lib/activation/softmax_flashv2_nobrc_work.h"
 #include "lib/activation/softmax_flashv2_paths.h"
+#include "lib/activation/softmax_flashv2_v200_work.h"
 
 namespace lngrad::aicore::softmax_detail {
 
@@ -383,7 +385,7 @@ void FlashV2ConfigSplits(bool update, const FlashV2Args<T, U, E>& a, const CfgSh
         a.max.HostPtr()[at + j] = Narrow<U>(StoredFlashMax<T>(update, f[r].max[j]));
         a.expSum.HostPtr()[at + j] = Narrow<U>(update ? f[r].expMax[j] * f[r].inSum[j] + sm : sm);
       }
-      if (update) FlashV2StoreExpMax(a, f[r], row0 + r, le);
+      if (update) FlashV2StoreExpMax(a, ExpMaxLanesV200<T, U>(f[r]), row0 + r, le);
     }
     row0 += rows;
   }
@@ -667,7 +669,7 @@ void SoftmaxFlashV2(const LocalTensor<D>& dstTensor, const LocalTensor<U>& expSu
   sd::CheckFlashV2BasicDefect(basic && !m1 && !sd::RegBase(), run, d);
   // So are the M1 generic path's (softmax_flashv2_nobrc_work.h).
   if (m1) sd::CheckFlashV2M1Defect<D, U>(isUpdate, basic, run, d, expSumTensor, maxTensor);
-  // The work buffer of the generic split loop on 2201 (softmax_flash_scratch.h).
+  // The generic split loop (without a constant-shape config).
   constexpr bool generic = !m1 && (config.oriSrcM == 0 || config.oriSrcK == 0);
   // 2002's generic loop: the splits whose NewReduce{Max,Sum}LastNDImpl operands wrap are refused
   // in checked mode, before writing (softmax_v200_work.h CheckFlashV2V200Defect).
@@ -675,15 +677,15 @@ void SoftmaxFlashV2(const LocalTensor<D>& dstTensor, const LocalTensor<U>& expSu
   sd::CheckV220Defect("SoftmaxFlashV2", (generic || m1) && !basic, run, d);  // and 2201's
   // Unchecked: the device's outputs of those splits and of the config path's (splitK = srcK: the
   // same steps over config.oriSrcK columns; FlashV2DeviceV200, read before anything is written,
-  // the work buffer written), stored over lngrad's rows.
+  // the work buffer written), stored over lngrad's rows; the other splits' buffer as well.
   sd::V200Device dev;
-  if (!m1 && !basic) {
-    sd::FlashV2DeviceV200<D, U>(isUpdate, run, d, srcTensor.HostPtr(), inMaxTensor.HostPtr(),
-                                inExpSumTensor.HostPtr(), maxTensor.HostPtr(),
-                                expSumTensor.HostPtr(), sharedTmpBuffer, dev, loc);
-  }
-  sd::FlashV2Scratch sc(generic && !basic, sharedTmpBuffer, run, d, isUpdate,
-                        std::is_same_v<D, half>, std::is_same_v<U, half>);
+  const bool v200 = sd::FlashV2WorkV200<D, U>(!m1 && !basic, isUpdate, run, d, srcTensor.HostPtr(),
+                                              inMaxTensor.HostPtr(), inExpSumTensor.HostPtr(),
+                                              maxTensor.HostPtr(), expSumTensor.HostPtr(),
+                                              sharedTmpBuffer, dev, loc);
+  // The work buffer of the generic loop and the config's (splitK = srcK) on 2201.
+  sd::FlashV2Scratch sc(!m1 && !basic, sharedTmpBuffer, run, d, isUpdate, std::is_same_v<D, half>,
+                        std::is_same_v<U, half>);
   // The isBasicBlock path's (softmax_flashv2_paths.h; float and half data): unchecked, for the
   // float defect shapes it derives, the outputs follow the kit's sequence.
   sd::FlashV2BasicScratch bs(basic && !m1, sharedTmpBuffer, run, d, isUpdate, sd::Lanes<U>(),
@@ -703,7 +705,7 @@ void SoftmaxFlashV2(const LocalTensor<D>& dstTensor, const LocalTensor<U>& expSu
   sd::V200Store(dev, dstTensor, &expSumTensor, &maxTensor, &expMaxTensor);
   sc.Finish("SoftmaxFlashV2", loc);
   bs.Finish("SoftmaxFlashV2", loc);
-  if (sc.Active() || bs.Active() || dev.set || m1Work) leave.Modelled();
+  if (sc.Active() || bs.Active() || dev.set || v200 || m1Work) leave.Modelled();
 }
 
 template <typename T, bool isUpdate = false, bool isReuseSource = false, bool isBasicBlock = false,
