@@ -102,8 +102,7 @@ void ExpectRefused(const char* soc, uint32_t m, uint32_t k) {
   const Outcome b = RunSimple<D, U>(soc, m, k, other, true);
   EXPECT_EQ(b.check, "softmax_device_defect") << b.msg;
   EXPECT_NE(b.msg.find("reduceK is " + std::to_string(reduceK)), std::string::npos) << b.msg;
-  EXPECT_NE(b.msg.find("SoftMaxTilingFunc(shape, " + std::to_string(sizeof(U))),
-            std::string::npos)
+  EXPECT_NE(b.msg.find("SoftMaxTilingFunc(shape, " + std::to_string(sizeof(U))), std::string::npos)
       << b.msg;
   EXPECT_TRUE(b.kept) << "the refused call wrote its tensors or buffer";
   for (const auto& [rows, type] : {std::pair{m, uint32_t{sizeof(U)}}, {1u, other}}) {

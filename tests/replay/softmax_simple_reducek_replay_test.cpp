@@ -27,8 +27,8 @@ using AscendC::LocalTensor;
 // Runs SimpleSoftMax<float> over src with the statistics tensors holding `stat` floats (the rows'
 // 8 and those past them that the device reads); returns dst, the check raised ("" if none).
 std::vector<float> RunFloat(const char* soc, uint32_t m, uint32_t k, const SoftMaxTiling& t,
-                       const std::vector<float>& src, const std::vector<float>& sum,
-                       const std::vector<float>& max, std::string* check) {
+                            const std::vector<float>& src, const std::vector<float>& sum,
+                            const std::vector<float>& max, std::string* check) {
   std::vector<float> out(src.size());
   lngrad::aicore::LaunchOptions o;
   o.soc = soc;
@@ -92,8 +92,8 @@ TEST(SimpleSoftMaxFloatReplay, AnotherReduceKFollowsTheDeviceUnchecked) {
       rp::SmxTiling kt;
       std::memcpy(&kt, &t, sizeof kt);
       std::vector<float> want(src.size());
-      ASSERT_TRUE(rp::ReplaySimpleSoftMaxFloat(kt, src.data(), want.data(), sum.data(),
-                                               max.data(), sum.size()));
+      ASSERT_TRUE(rp::ReplaySimpleSoftMaxFloat(kt, src.data(), want.data(), sum.data(), max.data(),
+                                               sum.size()));
       for (size_t i = 0; i < got.size(); ++i) {
         uint32_t g, w;
         std::memcpy(&g, &got[i], 4);
