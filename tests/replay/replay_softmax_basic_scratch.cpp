@@ -252,8 +252,10 @@ bool ReplaySimpleSoftMaxHalfWork(const SmxTiling& t, bool basic, bool v200, cons
   // The generic loop: GenericSub/DivNDImpl give column c of row r the statistic at
   // r * reduceK + c % 8 (both of their branches); the config's form (SimpleSoftMaxGenericNDImpl
   // with oriSrcM and oriSrcK set) passes them 32 bytes a row instead (16 floats of the half
-  // statistics' copy, 8 of the float statistics), the Cast still taking reduceK a row.
-  const uint64_t rk = t.reduceK, sk = cfg ? (kHalfStat ? 16 : kBlk) : rk;
+  // statistics' copy, 8 of the float statistics), the Cast still taking reduceK a row. 2002's
+  // default form with float statistics passes 8 (its __NPU_ARCH__ == 2002 branch), not reduceK.
+  const uint64_t rk = t.reduceK;
+  const uint64_t sk = cfg ? (kHalfStat ? 16 : kBlk) : (v200 && !kHalfStat ? kBlk : rk);
   const uint64_t reads = t.splitM == 0 ? 0 : (t.splitM - 1) * sk + kBlk;
   if (k == 0 || k != t.srcK || k % 16 != 0 || rk == 0 || rk % kBlk != 0 || s < t.splitM * k ||
       s > w.size() || (kHalfStat && s + std::max(uint64_t{t.splitM} * rk, reads) > w.size())) {
@@ -292,6 +294,30 @@ bool ReplaySimpleSoftMaxHalfWork(const SmxTiling& t, bool basic, bool v200, cons
     }
   }
   std::memcpy(work.data(), w.data(), w.size() * 4);
+  return true;
+}
+
+bool ReplaySimpleSoftMaxFloat(const SmxTiling& t, const float* src, float* dst, const float* inSum,
+                              const float* inMax, uint64_t statLen) {
+  const uint64_t m = t.srcM, k = t.srcK, rk = t.reduceK;
+  if (m == 0) return true;
+  if (k == 0 || k % kBlk != 0 || (m - 1) * rk + kBlk > statLen) return false;
+  // GenericSubNDImpl: row r, column c less the statistic at r * reduceK + c % 8; Exp over the
+  // rows; GenericDivNDImpl the same way.
+  std::vector<float> w(src, src + m * k);
+  for (int pass = 0; pass < 2; ++pass) {
+    const float* st = pass == 0 ? inMax : inSum;
+    for (uint64_t r = 0; r < m; ++r) {
+      for (uint64_t c = 0; c < k; ++c) {
+        const float v = st[r * rk + c % kBlk];
+        w[r * k + c] = pass == 0 ? w[r * k + c] - v : w[r * k + c] / v;
+      }
+    }
+    if (pass == 0) {
+      for (float& x : w) x = Exp1(x);
+    }
+  }
+  std::copy(w.begin(), w.end(), dst);
   return true;
 }
 

@@ -17,7 +17,10 @@
 // lane, else the first lane holding the maximum (the instruction as the session-19 replay
 // SmxKitRowMax takes it); a binary Max is `a > b ? a : b` in the source's operand order.
 // Session 23 (sx, who also changed lngrad's SimpleHalfPrepare after it): SimpleSoftMaxGeneric-
-// NDImpl's config branches re-read for ReplaySimpleSoftMaxHalfWork's cfg form.
+// NDImpl's config branches re-read for ReplaySimpleSoftMaxHalfWork's cfg form. Session 23 (sx2,
+// who also changed lngrad's SimpleRows after it): the default form's GenericSub/DivNDImpl row
+// stride re-read (2002's half-data overload with float statistics: 8) and the float overload
+// (ReplaySimpleSoftMaxFloat).
 #pragma once
 
 #include <cstdint>
@@ -61,5 +64,13 @@ template <class S>
 bool ReplaySimpleSoftMaxHalfWork(const SmxTiling& t, bool basic, bool v200, const Half* src,
                                  Half* dst, const S* inSum, const S* inMax, uint64_t statLen,
                                  std::vector<uint8_t>& work, bool cfg = false);
+
+// SimpleSoftMax with float data and the default config (SimpleSoftMaxGenericNDImpl's float
+// overload, one pass over srcM rows, the same on 2201 and 2002): row r, column c gets
+// exp(x - inMax[r * reduceK + c % 8]) / inSum[r * reduceK + c % 8], whatever the statistics'
+// 32-byte rows (a tiling made for half statistics, reduceK 16, reads row 2 r's). dst: srcM * srcK
+// floats. False where a read passes statLen.
+bool ReplaySimpleSoftMaxFloat(const SmxTiling& t, const float* src, float* dst, const float* inSum,
+                              const float* inMax, uint64_t statLen);
 
 }  // namespace lngrad_replay

@@ -13,7 +13,7 @@
 // with the UB bytes after the buffer. SoftMax with isBasicBlock on Ascend310P1 (2002) against
 // replay_softmax_basic_v200_scratch.h, the same way. SimpleSoftMax's config path with a tiling of
 // the other statistics type (2201, 2002): half statistics refused in checked mode, then compared
-// unchecked.
+// unchecked; the default config's generic loop with such a tiling the same way.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -426,6 +426,20 @@ TEST(SimpleSoftMaxHalfScratchReplay, ConstantShapeConfigWithAnotherReduceKMatche
     EXPECT_GT((Sweep<rp::Half, rp::Half, Api::kSimple>(kSimpleHalf, false, 8600, true, soc, 4)),
               10);
   }
+}
+
+// The default config's generic loop with a host tiling made for the other statistics type
+// (session 23, sx2): GenericSub/DivNDImpl read row r's statistics at r * reduceK (2002's
+// float-statistics branch at 8 r). Rows reading others' statistics are refused in checked mode
+// (softmax_device_defect, nothing written), then compared unchecked; 2002 with float statistics
+// reads its own rows and runs.
+TEST(SimpleSoftMaxHalfScratchReplay, GenericLoopWithAnotherReduceKMatchesTheKit) {
+  EXPECT_GT((Sweep<rp::Half, rp::Half, Api::kSimple>(kSimpleHalf, false, 8700, false, k910B, 4)),
+            10);
+  EXPECT_GT((Sweep<rp::Half, float, Api::kSimple>(kSimpleHalf, false, 8800, false, k910B, 2)), 10);
+  EXPECT_GT((Sweep<rp::Half, rp::Half, Api::kSimple>(kSimpleHalf, false, 8900, false, k310P, 4)),
+            10);
+  EXPECT_EQ((Sweep<rp::Half, float, Api::kSimple>(kSimpleHalf, false, 9000, false, k310P, 2)), 0);
 }
 
 // isBasicBlock on 2002 (Ascend310P1): SimpleSoftMaxBasicBlock is membase/common's, its buffer the

@@ -704,6 +704,21 @@ TEST(ScratchInitcheck, SimpleSoftMaxConfigWithAnotherReduceKIsModelledNotMarked)
   }
 }
 
+// SimpleSoftMax<half>'s default config on 2002 with a tiling made for the other statistics type
+// (session 23, sx2; marked before): float statistics read 8 floats a row whatever reduceK
+// (SimpleSoftMaxWorkV200), half statistics (unchecked: checked mode refuses it) take
+// SimpleHalfPrepare's default form (replay.SimpleSoftMaxHalfScratchReplay.GenericLoopWith-
+// AnotherReduceKMatchesTheKit): no mark.
+TEST(ScratchInitcheck, SimpleSoftMaxWithAnotherReduceKOn2002IsModelledNotMarked) {
+  ExpectClean(RunScratch("Ascend310P1", san::kAllTools, Then::kRead, [](Ops& o) {
+                SimpleSoftMax<half>(H(o.a), F(o.c), F(o.d), H(o.b), o.tmp, SmTiling(2), kSmShape);
+              }).r);
+  ExpectClean(RunScratch("Ascend310P1", san::kAllTools, Then::kRead, [](Ops& o) {
+                const lngrad::aicore::test::CheckedModeScope unchecked(false);
+                SimpleSoftMax<half>(H(o.a), H(o.c), H(o.d), H(o.b), o.tmp, SmTiling(4), kSmShape);
+              }).r);
+}
+
 // SoftMax<float> and SoftMax<half> on 2201, the generic loop with and without statistics, and
 // LogSoftMax<float>: lngrad writes what the kit's splits leave in the work buffer (softmax_work.h;
 // softmax_scratch_replay_test compares it with the replay), so reading the buffer afterwards is

@@ -18,9 +18,17 @@
 // The constant-shape config's generic path with half statistics and a tiling whose reduceK is
 // not 16 reads statistics the split's copy did not write (CfgHalfStatsRight): refused in checked
 // mode (softmax_device_defect); unchecked, dst and the work buffer as the device leaves them.
+// The default config's generic path on 2201/2002 reads row r's statistics at r * reduceK
+// (SimpleDefaultStatRows): a tiling made for the other statistics type (reduceK 8 with half, 16
+// with float statistics) gives rows other rows' statistics, refused in checked mode
+// (softmax_device_defect); unchecked SimpleRows reads where the device reads (past the tensors
+// inside the UB: what the simulated UB holds there). 2002's half data with float statistics
+// reads 8 floats a row whatever reduceK: its own rows.
 #pragma once
 
+#include <algorithm>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "lib/activation/softmax_common.h"
@@ -182,12 +190,63 @@ void RefuseCfgHalfStats(const AscendC::tiling::SoftMaxTiling& t, uint32_t cfgK, 
           "default config");
 }
 
-// whole: SimpleWholeRegisters' path.
+// SimpleSoftMaxGenericNDImpl's default-config form on 2201 and 2002 (membase/common/
+// simple_softmax_common_impl.h): GenericSubNDImpl and GenericDivNDImpl (softmax_common/
+// softmax_common_arithmetic.h) give split i's row r the statistics (lanes 0..7) at element
+// base(i) + r * srcReduceK of inMaxTensor and inSumTensor. srcReduceK is the tiling's reduceK,
+// except in the half-data overload with float statistics on 2002 (its __NPU_ARCH__ == 2002
+// branch passes 8); base is 0 for float data (one pass over the rows), i * reduceSize for half
+// statistics (their float copy of curSplitM * reduceK values keeps the indices), i * reduceM * 8
+// for float statistics. Returns row g's element offset for the `rows` rows the call computes; a
+// row's own statistics are at g * Lanes<U>() (32 bytes a row), so a tiling made for the other
+// statistics type (reduceK 8 with half statistics, 16 with float ones) reads other rows'.
+template <typename D, typename U>
+std::vector<uint64_t> SimpleDefaultStatRows(const AscendC::tiling::SoftMaxTiling& t,
+                                            uint32_t rows) {
+  constexpr bool kFloatData = sizeof(D) == 4;
+  const bool eight = !kFloatData && sizeof(U) == 4 && detail::rep::RunningArch() == NpuArch::k2002;
+  const uint64_t stride = eight ? 8 : t.reduceK;
+  std::vector<uint64_t> at(rows);
+  for (uint32_t g = 0; g < rows; ++g) {
+    const uint64_t i = kFloatData || t.splitM == 0 ? 0 : g / t.splitM;
+    const uint64_t r = g - i * t.splitM;
+    const uint64_t base = kFloatData ? 0 : sizeof(U) == 2 ? i * t.reduceSize : i * t.reduceM * 8;
+    at[g] = base + r * stride;
+  }
+  return at;
+}
+
+// Checked mode refuses the default-config form where a row reads statistics not its own
+// (softmax_device_defect), before anything is written.
+template <typename U>
+void RefuseDefaultStats(const AscendC::tiling::SoftMaxTiling& t, const Dims& d,
+                        const std::vector<uint64_t>& at) {
+  if (!CheckedMode()) return;
+  for (uint64_t g = 0; g < at.size(); ++g) {
+    if (at[g] == g * Lanes<U>()) continue;
+    RaiseKernelCheck(
+        checks::kSoftmaxDeviceDefect,
+        "SimpleSoftMax [" + std::to_string(d.m) + ", " + std::to_string(d.k) +
+            "] with a tiling whose reduceK is " + std::to_string(t.reduceK) +
+            " while the statistics hold 32 bytes (" + std::to_string(Lanes<U>()) +
+            " elements) a row: SimpleSoftMaxGenericNDImpl's GenericSubNDImpl and "
+            "GenericDivNDImpl read row r's statistics at r * reduceK from the split's offset, so "
+            "on the device row " +
+            std::to_string(g) + " reads the statistics at element " + std::to_string(at[g]) +
+            " (its own are at " + std::to_string(g * Lanes<U>()) +
+            "); pass the tiling made for the statistics' dataTypeSize (SoftMaxTilingFunc(shape, " +
+            std::to_string(sizeof(U)) + ", ...): reduceK " + std::to_string(Lanes<U>()) + ")");
+  }
+}
+
+// whole: SimpleWholeRegisters' path. statAt (where given): row r's statistics at that element
+// (SimpleDefaultStatRows, the device's reads, past the tensors inside the UB included), else at
+// 32 bytes a row.
 template <typename T, typename U>
 void SimpleRows(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U>& inSum,
                 const AscendC::LocalTensor<U>& inMax, const AscendC::LocalTensor<T>& src,
                 const AscendC::LocalTensor<uint8_t>* tmp, const Dims& d, SrcLoc loc,
-                bool whole = false) {
+                bool whole = false, const std::vector<uint64_t>* statAt = nullptr) {
   const char* api = "SimpleSoftMax";
   CheckShape<T>(api, d);
   const uint64_t n = uint64_t{d.m} * d.k, s = uint64_t{d.m} * Lanes<U>();
@@ -212,12 +271,21 @@ void SimpleRows(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U
     SimpleWholeRows(dst.HostPtr(), inSum.HostPtr(), inMax.HostPtr(), src.HostPtr(), d);
     return;
   }
-  RecordCall(api, loc, {Rd(src, n), Rd(inSum, s), Rd(inMax, s), Wr(dst, n)});
+  uint64_t sr = s;  // the statistics elements read
+  if (statAt != nullptr) {
+    for (const uint64_t a : *statAt) sr = std::max<uint64_t>(sr, a + 8);
+    const std::string why = std::string(api) + " (the statistics rows at the tiling's reduceK)";
+    for (const detail::TensorView& v : {inSum.View(), inMax.View()}) {
+      detail::RequireInsideUb(v, v.ptr - v.ub, sr * sizeof(U), why.c_str());
+    }
+  }
+  RecordCall(api, loc, {Rd(src, n), Rd(inSum, sr), Rd(inMax, sr), Wr(dst, n)});
   std::vector<float> x;
   for (uint32_t r = 0; r < d.m; ++r) {
     LoadRow(x, src.HostPtr() + uint64_t{r} * d.k, d.k);
-    const U* mx = inMax.HostPtr() + uint64_t{r} * Lanes<U>();
-    const U* sm = inSum.HostPtr() + uint64_t{r} * Lanes<U>();
+    const uint64_t at = statAt != nullptr ? (*statAt)[r] : uint64_t{r} * Lanes<U>();
+    const U* mx = inMax.HostPtr() + at;
+    const U* sm = inSum.HostPtr() + at;
     for (uint32_t c = 0; c < d.k; ++c) x[c] = x[c] - Widen(mx[ColumnLane(c)]);
     ExpInPlace(x);
     for (uint32_t c = 0; c < d.k; ++c) x[c] = x[c] / Widen(sm[ColumnLane(c)]);
@@ -274,6 +342,19 @@ void SimpleSoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& inSumT
   // one pass over srcM rows.
   if (!isBasicBlock && sizeof(D) == 2) {
     d.m = sd::GenericSplitRows("SimpleSoftMax", "dstTensor", tiling, kt, d);
+  }
+  // The default config's generic form on 2201/2002 reads the statistics rows at the tiling's
+  // reduceK (SimpleDefaultStatRows): checked mode refuses rows reading others' statistics;
+  // unchecked, SimpleRows reads them there. (A tiling for another shape is re-tiled with the
+  // statistics' reduceK: half data's kt; float data's own rows.)
+  std::vector<uint64_t> statAt;
+  if (!isBasicBlock && !sd::RegBase() && (config.oriSrcM == 0 || config.oriSrcK == 0) &&
+      (sizeof(D) == 2 || (tiling.srcM == d.m && tiling.srcK == d.k))) {
+    statAt = sd::SimpleDefaultStatRows<D, U>(kt, d.m);
+    sd::RefuseDefaultStats<U>(kt, d, statAt);
+  }
+  bool v200Work = false;
+  if (!isBasicBlock && sizeof(D) == 2) {
     if constexpr (config.oriSrcM != 0 && config.oriSrcK != 0) {
       sd::RefuseCfgHalfStats<U>(kt, config.oriSrcK, d);
     }
@@ -285,6 +366,7 @@ void SimpleSoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& inSumT
       if (sd::CfgMatchesTiling<U>(config.oriSrcM, config.oriSrcK, kt) &&
           sd::SimpleSoftMaxWorkV200<U>("SimpleSoftMax", loc, kt, d, srcTensor, inSumTensor,
                                        inMaxTensor, sharedTmpBuffer)) {
+        v200Work = true;
         leave.Modelled();
       }
     }
@@ -299,14 +381,16 @@ void SimpleSoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& inSumT
   if constexpr (std::is_same_v<D, half>) {
     const bool own = !isBasicBlock && config.oriSrcM != 0 && config.oriSrcK != 0 &&
                      !sd::CfgMatchesTiling<U>(config.oriSrcM, config.oriSrcK, kt);
-    if (isBasicBlock || own || sd::CfgMatchesTiling<U>(config.oriSrcM, config.oriSrcK, kt)) {
+    if (!v200Work &&
+        (isBasicBlock || own || sd::CfgMatchesTiling<U>(config.oriSrcM, config.oriSrcK, kt))) {
       const bool wrong = own && !sd::CfgHalfStatsRight<U>(kt);
       sw = sd::SimpleHalfPrepare<U>(kt, isBasicBlock, d, inSumTensor, inMaxTensor, srcTensor,
                                     sharedTmpBuffer, own, wrong ? &devDst : nullptr);
     }
   }
   sd::SimpleRows<D, U>(dstTensor, inSumTensor, inMaxTensor, srcTensor, &sharedTmpBuffer, d, loc,
-                       sd::SimpleWholeRegisters(isBasicBlock, config.oriSrcM, config.oriSrcK, d.k));
+                       sd::SimpleWholeRegisters(isBasicBlock, config.oriSrcM, config.oriSrcK, d.k),
+                       statAt.empty() ? nullptr : &statAt);
   if (sw && !devDst.empty()) {
     std::memcpy(dstTensor.HostPtr(), devDst.data(), devDst.size() * sizeof(D));
   }

@@ -32,6 +32,9 @@
 // runs its Exp over tiling.splitSize floats, so a tail split leaves exp of the earlier split's
 // quotients past its rows. The constant-shape config's generic path (2201 and 2002) reads the
 // statistics at 32 bytes a row whatever the tiling's reduceK (SimpleHalfPrepare's cfg form).
+// SoftMaxBasicBlock's uint8_t counts past 255 (a hand-made tiling of larger splits; the host
+// tiling and the kernel's re-tile keep splitM * splitK below 64 * 256): refused in checked mode
+// (softmax_device_defect, SoftMaxBasicSeq::Wrapped); unchecked lngrad's rows, the buffer marked.
 #pragma once
 
 #include <algorithm>
@@ -157,6 +160,23 @@ class SoftMaxBasicSeq {
     if (t_.rangeM == 0) return true;
     return k_ != 0 && k_ % kLanes == 0 && s_ == m_ * k_ && s_ / kLanes <= 255 && m_ <= 255 &&
            k_ / 8 <= 255 && ceilM_ <= 255 && CastReps() <= 255;
+  }
+  // SoftMaxBasicBlock's counts that it casts to uint8_t and that pass 255 (the device's repeats
+  // wrap): the Exp's and the half Casts' splitSize / 64, the reductions' and the Sub/Div's splitM,
+  // the Sub/Div repeat stride splitK / 8, splitCeilM = ceil(splitM / 8), the half statistics'
+  // Cast ceil(reduceSize / 64). Empty where none wraps or splitK is not whole chunks.
+  std::string Wrapped() const {
+    if (t_.rangeM == 0 || k_ == 0 || k_ % kLanes != 0 || s_ != m_ * k_) return "";
+    std::string w;
+    const auto add = [&w](const char* what, uint64_t v) {
+      if (v > 255) w += std::string(w.empty() ? "" : ", ") + what + " = " + std::to_string(v);
+    };
+    add("splitSize / 64", s_ / kLanes);
+    add("splitM", m_);
+    add("splitK / 8", k_ / 8);
+    add("ceil(splitM / 8)", ceilM_);
+    if (kHalfStat) add("ceil(reduceSize / 64)", CastReps());
+    return w;
   }
   // The floats from the buffer's start the splits reach without (`brcb` false) and with the half
   // statistics' two Brcbs (128 ceil(splitM / 8) floats from t1).
@@ -325,6 +345,21 @@ std::optional<SoftMaxBasicLeave<T, U>> SoftMaxBasicPrepare(
   namespace md = math_detail;
   CheckRows(api, {md::Op(dst, "dstTensor"), md::Op(src, "srcTensor")}, {n, n});
   const SoftMaxBasicSeq<T, U> seq(t);
+  // Counts that wrap: the device computes other repeats than the rows need. Checked mode refuses
+  // (softmax_device_defect) before anything is written; unchecked, lngrad's rows stand and the
+  // buffer stays marked (not modelled: Covered).
+  if (const std::string w = seq.Wrapped(); CheckedMode() && !w.empty()) {
+    RaiseKernelCheck(
+        checks::kSoftmaxDeviceDefect,
+        std::string(api) + " isBasicBlock [" + std::to_string(d.m) + ", " + std::to_string(d.k) +
+            "] with a tiling of splits of " + std::to_string(t.splitM) +
+            " rows (splitM): SoftMaxBasicBlock casts its repeat counts and strides to uint8_t "
+            "and " +
+            w +
+            " pass 255, so on the device they wrap and rows are left uncomputed or wrong; use "
+            "the host tiling (SoftMaxTilingFunc keeps splitM * splitK below 64 * 256) or splits "
+            "of fewer rows");
+  }
   const uint64_t se = seq.StatEnd();
   CheckRows(api, {md::Op(sum, "sumTensor"), md::Op(max, "maxTensor")}, {se, se});
   if (tmp.HostPtr() == nullptr || !seq.Covered() || n * sizeof(T) > dst.View().size_bytes ||
@@ -362,7 +397,9 @@ void SoftMaxBasicStore(const char* api, SrcLoc loc, const SoftMaxBasicLeave<T, U
 }
 
 // SimpleSoftMax with half data on 2201 (basic also on 2002: SimpleSoftMaxBasicBlock is
-// membase/common's, its float steps the same there): the work buffer its splits leave (basic: the
+// membase/common's, its float steps the same there; so is the generic form with half statistics,
+// which 2002 runs here where SimpleSoftMaxWorkV200 declines a reduceK other than 16): the work
+// buffer its splits leave (basic: the
 // rangeM full splits of SimpleSoftMaxBasicBlock; else SimpleSoftMaxNDImpl's splits and tail).
 // cfg: SimpleSoftMaxGenericNDImpl's constant-shape config path (2201 and 2002 alike), whose Sub
 // and Div read row r's statistics at 32 bytes a row (16 r of the half statistics' float copy, 8 r
@@ -386,9 +423,10 @@ std::optional<BasicImage> SimpleHalfPrepare(const AscendC::tiling::SoftMaxTiling
   // The Sub's and the Div's statistics row stride (floats).
   const uint64_t sk = cfg && !basic ? Lanes<U>() : rk;
   const NpuArch arch = detail::rep::RunningArch();
-  if ((arch != NpuArch::k2201 && !((basic || cfg) && arch == NpuArch::k2002)) ||
-      tmp.HostPtr() == nullptr || k != d.k || t.srcK != d.k || k == 0 ||
-      s < uint64_t{t.splitM} * k || rk % 8 != 0 || rk == 0) {
+  // 2002's default form with half statistics of another reduceK: SimpleSoftMaxWorkV200 declines it.
+  const bool v200 = basic || cfg || (kHalfStat && rk != Lanes<U>());
+  if ((arch != NpuArch::k2201 && !(v200 && arch == NpuArch::k2002)) || tmp.HostPtr() == nullptr ||
+      k != d.k || t.srcK != d.k || k == 0 || s < uint64_t{t.splitM} * k || rk % 8 != 0 || rk == 0) {
     return std::nullopt;
   }
   const uint64_t castReps = (uint64_t{t.reduceSize} + kLanes - 1) / kLanes;

@@ -510,8 +510,8 @@ bool SoftMaxWorkV200(const char* api, SrcLoc loc, const AscendC::tiling::SoftMax
 // c % 8 of its row; float statistics at the 2002 branch's row stride 8). The Exp runs over the
 // split's elements with half statistics, over tiling.splitSize with float ones (a tail split's
 // rows past tailM: the exponential of what the last full split left there). False (marked) on
-// other arches and where not modelled (reduceK not 16 / 8, a tiling not of the shape, tensors or
-// buffer short of the splits).
+// other arches and where not modelled (half statistics with a reduceK not 16, a tiling not of the
+// shape, tensors or buffer short of the splits).
 template <typename U>
 bool SimpleSoftMaxWorkV200(const char* api, SrcLoc loc, const AscendC::tiling::SoftMaxTiling& t,
                            const Dims& d, const AscendC::LocalTensor<half>& srcT,
@@ -520,13 +520,16 @@ bool SimpleSoftMaxWorkV200(const char* api, SrcLoc loc, const AscendC::tiling::S
                            const AscendC::LocalTensor<uint8_t>& tmp) {
   constexpr bool kHalfStats = std::is_same_v<U, half>;
   constexpr uint32_t kStride = kHalfStats ? 16 : 8;
-  if (detail::rep::RunningArch() != NpuArch::k2002 || t.reduceK != kStride || t.splitM == 0 ||
-      tmp.View().ptr == nullptr || d.k == 0 || t.splitK != d.k || t.srcK != d.k ||
+  // Float statistics: the 2002 branch reads 8 floats a row whatever the tiling's reduceK.
+  if (detail::rep::RunningArch() != NpuArch::k2002 || (kHalfStats && t.reduceK != kStride) ||
+      t.splitM == 0 || tmp.View().ptr == nullptr || d.k == 0 || t.splitK != d.k || t.srcK != d.k ||
       t.splitSize != t.splitM * d.k) {
     return false;
   }
   const uint64_t need = t.splitSize + (kHalfStats ? uint64_t{t.splitM} * kStride : 0);
-  if (!WorkFits(t, d, need, srcT, &inSum, &inMax, tmp)) return false;
+  AscendC::tiling::SoftMaxTiling read = t;  // the statistics read: kStride a row
+  read.reduceK = kStride;
+  if (!WorkFits(read, d, need, srcT, &inSum, &inMax, tmp)) return false;
   auto* x = reinterpret_cast<float*>(tmp.HostPtr());
   float* st = x + t.splitSize;
   std::vector<float> v, mx, sm;
