@@ -14,7 +14,8 @@
 // without update (results only) and SoftmaxFlashV2's generic loop and constant-shape config path
 // (results, expMax, work buffer; the config's row stride below srcK too). SoftmaxFlashV2's generic
 // loop and its constant-shape config path on splits that do not wrap, checked and unchecked:
-// results, expMax and work buffer (session 23).
+// results, expMax and work buffer (session 23); its update with inMax lanes that differ within a
+// row through both overloads (session 23, l0).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -208,6 +209,8 @@ void Call(const Case& c, const LocalTensor<Dev<T>>& dst, const LocalTensor<Dev<S
     CallCfg<T, S>(c, dst, sum, max, src, tmp, tiling, shape);
   } else if (c.api == Api::kFlashV2) {
     AscendC::SoftmaxFlashV2<DT, false>(dst, sum, max, src, expMax, sum, max, tmp, tiling, shape);
+  } else if (c.api == Api::kFlashV2Update && c.stack) {
+    AscendC::SoftmaxFlashV2<DT, true>(dst, sum, max, src, expMax, sum, max, tiling, shape);
   } else if (c.api == Api::kFlashV2Update) {
     AscendC::SoftmaxFlashV2<DT, true>(dst, sum, max, src, expMax, sum, max, tmp, tiling, shape);
   } else if (c.api == Api::kFlashV2Cfg && shape.oriSrcK == 140) {
@@ -684,6 +687,43 @@ TEST(SoftMaxV200Replay, SoftmaxFlashV2ConfigSplitsThatDoNotWrapWriteTheWorkBuffe
     FlashV2Sweep<rp::Half, rp::Half>(api, {{1, 144, 140}, {9, 144, 140}, {37, 144, 140}},
                                      seed + 300);
     FlashV2Sweep<rp::Half, float>(api, {{1, 144, 140}, {9, 144, 140}, {37, 144, 140}}, seed + 600);
+  }
+}
+
+// The minimum buffer of SoftmaxFlashV2's update (data of t1 bytes, statistics of t2), three
+// times it, and a large one.
+std::vector<uint32_t> FlashV2Sizes(const Shape& s, uint32_t t1, uint32_t t2) {
+  const uint32_t min = AscendC::GetSoftMaxFlashV2MinTmpSize(ge::Shape({s.m, s.k}), t1, t2, true);
+  return {min, 3 * min + 64, std::max<uint32_t>(40000, 3 * min + 64)};
+}
+
+// SoftmaxFlashV2's generic update on 2002, checked mode (splits that do not wrap), both overloads
+// (sharedTmpBuffer and the stack buffer): inMax's lanes differ within each row (Initial's
+// 2 - 0.25 (i % 40)), so half data with float statistics gets a row's 16 expMax halves from lane
+// 0 (BroadCastLastImpl's scalar loop). Tilings made for the shape, from the minimum buffer to a
+// large one; the work buffer not compared here (SoftmaxFlashV2SplitsThatDoNotWrap... does).
+TEST(SoftMaxV200Replay, SoftmaxFlashV2UpdateExpMaxTakesLaneZeroOfUnequalLanes) {
+  uint32_t seed = 1700;
+  Case c = Results(Api::kFlashV2Update, true);
+  c.flashTiling = true;
+  c.work = false;
+  for (const Shape& s : {Shape{1, 16, 16}, Shape{3, 32, 20}, Shape{9, 208, 130}, Shape{12, 80, 72},
+                         Shape{40, 64, 60}, Shape{6, 336, 321}}) {
+    for (const bool stack : {false, true}) {
+      c.stack = stack;  // the stack buffer comes in 32-byte blocks
+      for (const uint32_t bytes : FlashV2Sizes(s, 2, 4)) {
+        c.tmpBytes = bytes;
+        if (!stack || bytes % 32 == 0) Compare<rp::Half, float>(s, c, ++seed);
+      }
+      for (const uint32_t bytes : FlashV2Sizes(s, 2, 2)) {
+        c.tmpBytes = bytes;
+        if (!stack || bytes % 32 == 0) Compare<rp::Half, rp::Half>(s, c, ++seed);
+      }
+      for (const uint32_t bytes : FlashV2Sizes(s, 4, 4)) {
+        c.tmpBytes = bytes;
+        if (!stack || bytes % 32 == 0) Compare<float, float>(s, c, ++seed);
+      }
+    }
   }
 }
 
