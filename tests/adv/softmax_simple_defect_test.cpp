@@ -12,8 +12,10 @@
 
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "kernel_operator.h"
@@ -26,6 +28,17 @@ using AscendC::LocalTensor;
 
 constexpr const char* k310P = "Ascend310P1";  // 2002
 constexpr const char* k910B = "Ascend910B1";  // 2201
+
+// The bytes of the given (pointer, size) spans, one after another: every operand of a call, to
+// tell whether a refused call wrote any of them.
+std::vector<uint8_t> Concat(std::initializer_list<std::pair<const void*, uint64_t>> spans) {
+  std::vector<uint8_t> v;
+  for (const auto& [p, n] : spans) {
+    const auto* b = static_cast<const uint8_t*>(p);
+    v.insert(v.end(), b, b + n);
+  }
+  return v;
+}
 
 struct Outcome {
   std::string check, msg;
@@ -64,16 +77,11 @@ Outcome RunSimple(const char* soc, uint32_t m, uint32_t k, uint32_t type, bool c
     std::memset(dst.HostPtr(), 0x5a, bytes);
     std::memset(tmp.HostPtr(), 0x5a, kWork);
     const auto all = [&] {
-      std::vector<uint8_t> v;
-      for (const auto& [p, n] : {std::pair{static_cast<const void*>(src.HostPtr()), bytes},
-                                 {dst.HostPtr(), bytes},
-                                 {sum.HostPtr(), stat},
-                                 {max.HostPtr(), stat},
-                                 {tmp.HostPtr(), kWork}}) {
-        const auto* b = static_cast<const uint8_t*>(p);
-        v.insert(v.end(), b, b + n);
-      }
-      return v;
+      return Concat({{src.HostPtr(), bytes},
+                     {dst.HostPtr(), bytes},
+                     {sum.HostPtr(), stat},
+                     {max.HostPtr(), stat},
+                     {tmp.HostPtr(), kWork}});
     };
     const std::vector<uint8_t> before = all();
     try {
@@ -162,16 +170,11 @@ Outcome RunBasic(const char* soc, bool wrap, bool checked) {
     std::memset(max.HostPtr(), 0x5a, stat);
     std::memset(tmp.HostPtr(), 0x5a, kWork);
     const auto all = [&] {
-      std::vector<uint8_t> v;
-      for (const auto& [p, n] : {std::pair{static_cast<const void*>(src.HostPtr()), bytes},
-                                 {dst.HostPtr(), bytes},
-                                 {sum.HostPtr(), stat},
-                                 {max.HostPtr(), stat},
-                                 {tmp.HostPtr(), kWork}}) {
-        const auto* b = static_cast<const uint8_t*>(p);
-        v.insert(v.end(), b, b + n);
-      }
-      return v;
+      return Concat({{src.HostPtr(), bytes},
+                     {dst.HostPtr(), bytes},
+                     {sum.HostPtr(), stat},
+                     {max.HostPtr(), stat},
+                     {tmp.HostPtr(), kWork}});
     };
     const std::vector<uint8_t> before = all();
     try {
