@@ -12,6 +12,7 @@
 // NaN; every other value bit for bit. Then the M1 shapes the device computes wrongly
 // (softmax_flashv2_nobrc_work.h): refused in checked mode, the device's statistics unchecked.
 #include "softmax_nan_rows.h"
+#include "softmax_flashv2_m1_call.h"
 #include "softmax_replay_util.h"
 
 #include "../aicore/checked_mode_scope.h"
@@ -20,15 +21,6 @@
 namespace {
 
 using namespace softmax_replay_test;  // NOLINT(build/namespaces)
-
-constexpr AscendC::SoftmaxConfig kNoBrc = {true, 0, 0,
-                                           AscendC::SoftmaxMode::SOFTMAX_OUTPUT_WITHOUT_BRC};
-template <class S>
-constexpr uint32_t kInAt = kUbBufBytes / 4 / sizeof(S);
-template <class T>
-constexpr uint32_t kEmAt = kUbBufBytes / 2 / sizeof(T);
-template <class S>
-constexpr uint32_t kRmAt = kUbBufBytes * 3 / 4 / sizeof(S);  // outReduceMax, in buffer 3
 
 // Per-row inMax with a NaN, -0 and +0 row.
 template <class S>
@@ -86,25 +78,7 @@ M1Out<T, S> RunM1(const Shape& s, bool update, const SoftMaxTiling& t, const std
         Put(ub, 0, x);
         Put(ub, 2, inSum, kInAt<S>);
         Put(ub, 2, inMax, kMaxAt<S> + kInAt<S>);
-        const auto inS = ub.Get<Dev<S>>(2)[kInAt<S>];
-        const auto inM = ub.Get<Dev<S>>(2)[kMaxAt<S> + kInAt<S>];
-        const auto rm = ub.Get<Dev<S>>(3)[kRmAt<S>];
-        const AscendC::SoftMaxShapeInfo si{s.m, s.k, s.m, s.oriK};
-        if constexpr (reduceMaxForm) {
-          if (update) {
-            AscendC::SoftmaxFlashV2<Dev<T>, true, false, false, false, kNoBrc>(
-                f.dst, rm, f.sum, f.max, f.src, f.em, inS, inM, f.tmp, t, si);
-          } else {
-            AscendC::SoftmaxFlashV2<Dev<T>, false, false, false, false, kNoBrc>(
-                f.dst, rm, f.sum, f.max, f.src, f.em, inS, inM, f.tmp, t, si);
-          }
-        } else if (update) {
-          AscendC::SoftmaxFlashV2<Dev<T>, true, false, false, false, kNoBrc>(
-              f.dst, f.sum, f.max, f.src, f.em, inS, inM, f.tmp, t, si);
-        } else {
-          AscendC::SoftmaxFlashV2<Dev<T>, false, false, false, false, kNoBrc>(
-              f.dst, f.sum, f.max, f.src, f.em, inS, inM, f.tmp, t, si);
-        }
+        CallM1<T, S, reduceMaxForm>(ub, f, update, t, {s.m, s.k, s.m, s.oriK});
         o.y = Take<T>(ub, 1, x.size());
         o.sum = Take<S>(ub, 2, statRows);
         o.max = Take<S>(ub, 2, statRows, kMaxAt<S>);

@@ -10,6 +10,7 @@
 //    update; the outReduceMax overload), checked: lngrad's rows and the work buffer as the kit
 //    leaves it.
 #include "replay_softmax_flashv2_m1.h"
+#include "softmax_flashv2_m1_call.h"
 #include "softmax_replay_util.h"
 
 #include "../aicore/checked_mode_scope.h"
@@ -19,14 +20,6 @@ namespace {
 
 using namespace softmax_replay_test;  // NOLINT(build/namespaces)
 
-constexpr AscendC::SoftmaxConfig kNoBrc = {true, 0, 0,
-                                           AscendC::SoftmaxMode::SOFTMAX_OUTPUT_WITHOUT_BRC};
-template <class S>
-constexpr uint32_t kInAt = kUbBufBytes / 4 / sizeof(S);
-template <class T>
-constexpr uint32_t kEmAt = kUbBufBytes / 2 / sizeof(T);
-template <class S>
-constexpr uint32_t kRmAt = kUbBufBytes * 3 / 4 / sizeof(S);
 constexpr uint32_t kWorkFloats = kUbBufBytes / 2 / 4;
 constexpr uint32_t kSlack = 24;  // statistics read and written past the rows
 
@@ -80,25 +73,7 @@ Mem<T, S> RunLngrad(const Shape& s, bool update, const SoftMaxTiling& t, const M
         Put(ub, 3, in.work);
         Put(ub, 3, in.em, kEmAt<T>);
         Put(ub, 3, in.rm, kRmAt<S>);
-        const auto inS = ub.Get<Dev<S>>(2)[kInAt<S>];
-        const auto inM = ub.Get<Dev<S>>(2)[kMaxAt<S> + kInAt<S>];
-        const auto rm = ub.Get<Dev<S>>(3)[kRmAt<S>];
-        const AscendC::SoftMaxShapeInfo si{s.m, s.k, s.m, s.oriK};
-        if constexpr (reduceMaxForm) {
-          if (update) {
-            AscendC::SoftmaxFlashV2<Dev<T>, true, false, false, false, kNoBrc>(
-                f.dst, rm, f.sum, f.max, f.src, f.em, inS, inM, f.tmp, t, si);
-          } else {
-            AscendC::SoftmaxFlashV2<Dev<T>, false, false, false, false, kNoBrc>(
-                f.dst, rm, f.sum, f.max, f.src, f.em, inS, inM, f.tmp, t, si);
-          }
-        } else if (update) {
-          AscendC::SoftmaxFlashV2<Dev<T>, true, false, false, false, kNoBrc>(
-              f.dst, f.sum, f.max, f.src, f.em, inS, inM, f.tmp, t, si);
-        } else {
-          AscendC::SoftmaxFlashV2<Dev<T>, false, false, false, false, kNoBrc>(
-              f.dst, f.sum, f.max, f.src, f.em, inS, inM, f.tmp, t, si);
-        }
+        CallM1<T, S, reduceMaxForm>(ub, f, update, t, {s.m, s.k, s.m, s.oriK});
         o.y = Take<T>(ub, 1, in.x.size());
         o.sum = Take<S>(ub, 2, st);
         o.max = Take<S>(ub, 2, st, kMaxAt<S>);
