@@ -1,6 +1,7 @@
 // SoftmaxFlashV2 in SOFTMAX_OUTPUT_WITHOUT_BRC mode through lngrad's Ascend C API, as the M1
-// replay tests call it (softmax_flashv2_m1_nan_replay_test.cpp, softmax_flashv2_m1_work_replay_test.cpp):
-// the operands' places in the test UB and the call of either overload, with and without update.
+// replay tests call it (softmax_flashv2_m1_nan_replay_test.cpp,
+// softmax_flashv2_m1_work_replay_test.cpp): the operands' places in the test UB and the call of
+// either overload, with and without update.
 #pragma once
 
 #include <cstdint>
@@ -9,8 +10,8 @@
 
 namespace softmax_replay_test {
 
-inline constexpr AscendC::SoftmaxConfig kNoBrc = {
-    true, 0, 0, AscendC::SoftmaxMode::SOFTMAX_OUTPUT_WITHOUT_BRC};
+inline constexpr AscendC::SoftmaxConfig kNoBrc = {true, 0, 0,
+                                                  AscendC::SoftmaxMode::SOFTMAX_OUTPUT_WITHOUT_BRC};
 template <class S>
 inline constexpr uint32_t kInAt = kUbBufBytes / 4 / sizeof(S);  // inExpSum, in buffer 2
 template <class T>
