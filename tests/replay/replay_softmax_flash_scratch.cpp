@@ -15,14 +15,25 @@ constexpr uint32_t kRep = 64;   // floats per repeat (FLOAT_REPEAT_SIZE)
 constexpr uint32_t kBlk = 8;    // floats per block (FLOAT_NUM_PER_BLK)
 constexpr uint32_t kBig = 512;  // SOFTMAX_FLOAT_SPECIAL_BLOCKREDUCE_LEN
 
+// The binary Max / Add (vmax: a > b ? a : b, operand order kept: a tie or a NaN gives b).
 struct Op {
   bool max;
   float operator()(float a, float b) const { return max ? (a > b ? a : b) : a + b; }
-  float Neutral() const { return max ? -INFINITY : 0.0f; }
 };
 
-// Adjacent pairs, level by level, over n (a power of two) values.
-float PairTree(const float* v, uint32_t n, Op op) {
+// The lane reduction of WholeReduce{Max,Sum} / BlockReduce{Max,Sum} over n lanes (a power of two
+// for sums). Sums: adjacent pairs, level by level. Max: as lngrad documents WholeReduceMax and
+// BlockReduceMax (docs/ascendc_kernels.md, reduce_ops.h; the kit does not say), the first NaN
+// lane, else the first lane holding the maximum, so +0 and -0 tie to the lower lane (session 24,
+// tie: a pair tree of vmax here gave the higher one, unlike replay_softmax.cpp and lngrad).
+float LaneReduce(const float* v, uint32_t n, Op op) {
+  if (op.max) {
+    float best = v[0];
+    for (uint32_t l = 1; l < n && !std::isnan(best); ++l) {
+      if (std::isnan(v[l]) || v[l] > best) best = v[l];
+    }
+    return best;
+  }
   float lv[kRep];
   std::memcpy(lv, v, n * sizeof(float));
   for (uint32_t w = n; w > 1; w /= 2) {
@@ -31,12 +42,13 @@ float PairTree(const float* v, uint32_t n, Op op) {
   return lv[0];
 }
 
-// WholeReduce{Max,Sum} of the first `mask` lanes of one repeat (lanes past it are the neutral
-// value of the pair tree).
+// WholeReduce{Max,Sum} of the first `mask` lanes of one repeat: the max reads those lanes only,
+// the sum's tree takes the lanes past them as +0.
 float Whole(const float* v, uint32_t mask, Op op) {
+  if (op.max) return LaneReduce(v, mask, op);
   float lanes[kRep];
-  for (uint32_t l = 0; l < kRep; ++l) lanes[l] = l < mask ? v[l] : op.Neutral();
-  return PairTree(lanes, kRep, op);
+  for (uint32_t l = 0; l < kRep; ++l) lanes[l] = l < mask ? v[l] : 0.0f;
+  return LaneReduce(lanes, kRep, op);
 }
 
 // NewReduce{Max,Sum}LastNDImpl<isBroadCast = true>: m rows of src at stride srcK, the first k
@@ -54,7 +66,7 @@ void NewReduce(float* dst, const float* src, float* tmp, uint32_t m, uint32_t k,
       if (k >= kBig) {  // BigBlockReduce: 8 BlockReduce repeats, then chunks 8.. as (x op acc)
         for (uint32_t i = 0; i < kRep / kBlk; ++i) {
           for (uint32_t b = 0; b < kBlk; ++b)
-            acc[i * kBlk + b] = PairTree(x + i * kRep + b * kBlk, kBlk, op);
+            acc[i * kBlk + b] = LaneReduce(x + i * kRep + b * kBlk, kBlk, op);
         }
         for (uint32_t c = kBig / kRep; c < split; ++c) {
           for (uint32_t l = 0; l < kRep; ++l) acc[l] = op(x[c * kRep + l], acc[l]);
@@ -72,17 +84,17 @@ void NewReduce(float* dst, const float* src, float* tmp, uint32_t m, uint32_t k,
       for (uint32_t l = 0; l < tail; ++l) acc[l] = op(acc[l], x[split * kRep + l]);  // TailxxxImpl
     }
     if (m == 1) {  // WholeReduce, 8 repeats of the same lanes: dst[0..8); dk 16: DataCopy
-      const float v = PairTree(tmp, kRep, op);
+      const float v = LaneReduce(tmp, kRep, op);
       for (uint32_t j = 0; j < kBlk; ++j) dst[j] = v;
       if (dk == 2 * kBlk) std::memcpy(dst + kBlk, dst, kBlk * sizeof(float));
     } else {  // BlockReduce in place (repeat r: tmp[64r..) -> tmp[8r..)), then into dst[r]
       for (uint32_t r = 0; r < m; ++r) {
         float blocks[kBlk];
         for (uint32_t b = 0; b < kBlk; ++b)
-          blocks[b] = PairTree(tmp + r * kRep + b * kBlk, kBlk, op);
+          blocks[b] = LaneReduce(tmp + r * kRep + b * kBlk, kBlk, op);
         std::memcpy(tmp + r * kBlk, blocks, sizeof blocks);
       }
-      for (uint32_t r = 0; r < m; ++r) dst[r] = PairTree(tmp + r * kBlk, kBlk, op);
+      for (uint32_t r = 0; r < m; ++r) dst[r] = LaneReduce(tmp + r * kBlk, kBlk, op);
     }
   }
   if (m != 1 || k <= kRep) {  // AlignedBroadCastImpl: Brcb into tmp, Copy of m * dk back
