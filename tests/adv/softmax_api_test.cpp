@@ -242,6 +242,7 @@ TEST(SoftmaxFlashV3Api, UpdateMatchesTheFormula) {
     for (uint32_t i = 0; i < 3 * 1024; ++i) st.HostPtr()[i] = 0.5f;
     const AscendC::SoftMaxParams p{m, k, m, k, 2, segs, alpha};
     SoftMaxTiling t;
+    AscendC::SoftMaxFlashV3TilingFunc(ge::Shape({m, k}), 2, 4, 40960, t, true);
     AscendC::SoftmaxFlashV3<half, float, true>(ub.Get<half>(1), st[0], st[1024], st[2048],
                                                ub.Get<half>(0), ub.Get<half>(3), st[0], st[1024],
                                                st[2048], t, p);
@@ -452,6 +453,7 @@ TEST(SoftmaxFlashV3Api, CheckedModeRefusesSplitMeanCntOtherThan8) {
             auto st = ub.Get<float>(2);
             const AscendC::SoftMaxParams p{8, 512, 8, 512, 1, cnt, 0.9375f};
             SoftMaxTiling t;
+            AscendC::SoftMaxFlashV3TilingFunc(ge::Shape({8, 512}), 2, 4, 40960, t, false);
             AscendC::SoftmaxFlashV3<half, float, false>(ub.Get<half>(1), st[0], st[1024], st[2048],
                                                         ub.Get<half>(0), ub.Get<half>(3), st[0],
                                                         st[1024], st[2048], t, p);
@@ -581,6 +583,8 @@ TEST(SoftmaxFlashV3Api, CheckedModeRefusesWhatTheKernelCheckAsserts) {
           [&](Ub& ub) {
             auto st = ub.Get<float>(2);
             SoftMaxTiling t;
+            AscendC::SoftMaxFlashV3TilingFunc(ge::Shape({c.p.srcM, c.p.srcK}), 2, 4, 40960, t,
+                                              c.update);
             if (c.update) {
               AscendC::SoftmaxFlashV3<half, float, true>(ub.Get<half>(1), st[0], st[1024], st[2048],
                                                          ub.Get<half>(0), ub.Get<half>(3), st[0],

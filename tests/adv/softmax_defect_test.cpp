@@ -24,14 +24,16 @@
 
 #include "kernel_operator.h"
 #include "softmax_test_util.h"
+#include "tiling/tiling_api.h"
 #include "../aicore/sanitizer_off.h"
 
 namespace {
 
 using AscendC::LocalTensor;
 
-constexpr const char* k310P = "Ascend310P1";  // 2002
-constexpr const char* k910B = "Ascend910B1";  // 2201 (192 KiB of UB)
+constexpr const char* k310P = "Ascend310P1";      // 2002
+constexpr const char* k910B = "Ascend910B1";      // 2201 (192 KiB of UB)
+constexpr const char* k950 = "Ascend950PR_9589";  // 3510
 
 enum class Api {
   kSoftMax,
@@ -46,6 +48,7 @@ enum class Api {
   kFlashV2M1,        // SOFTMAX_OUTPUT_WITHOUT_BRC (one statistic a row)
   kFlashV2M1Update,
   kFlashV3,  // half data, float statistics (the sum and max buffers, the mean in expMax's)
+  kFlashV3ZeroTiling,  // the same with an all-zero tiling (`SoftMaxTiling t;`)
   // With Run's config C: SoftMax (with and without statistics), SoftmaxFlashV2 (no update, update).
   kSoftMaxCfg,
   kSoftMaxNoStatsCfg,
@@ -66,7 +69,8 @@ struct Outcome {
 };
 
 // One call of api on soc (2002 unless said) over m x k rows (oriK reduced), a work buffer of work
-// bytes and the kernel's re-tile (a default tiling); dst is src for m above 64, and on 2201 where
+// bytes and the kernel's re-tile (a default tiling; SoftmaxFlashV3, which does not re-tile:
+// SoftMaxFlashV3TilingFunc's for the shape); dst is src for m above 64, and on 2201 where
 // src, dst and the buffer pass 160 KiB (two such tensors do not fit). C: the config of the k*Cfg
 // APIs.
 template <typename T, const AscendC::SoftmaxConfig& C = kCfg130>
@@ -155,13 +159,17 @@ Outcome Run(Api api, uint32_t m, uint32_t k, uint32_t oriK, uint32_t work, bool 
       } else if (api == Api::kFlashV2Cfg16900) {
         AscendC::SoftmaxFlashV2<T, false, false, false, false, kCfg16900>(
             dst, sum, max, src, expMax, sum, max, tmp, SoftMaxTiling{}, shape);
-      } else if (api == Api::kFlashV3) {
+      } else if (api == Api::kFlashV3 || api == Api::kFlashV3ZeroTiling) {
         if constexpr (std::is_same_v<T, half>) {
           const AscendC::SoftMaxParams p{m, k, m, k, 1, 8, 0.9375f};
           const LocalTensor<float> fs = bsum.Get<float>(), fm = bmax.Get<float>();
           const LocalTensor<float> mean = bexp.Get<float>();
+          SoftMaxTiling t;  // the kernel does not re-tile: the shape's own tiling
+          if (api == Api::kFlashV3) {
+            AscendC::SoftMaxFlashV3TilingFunc(ge::Shape({m, k}), 2, 4, work, t, false);
+          }
           AscendC::SoftmaxFlashV3<half, float, false>(dst, mean, fs, fm, src, expMax, mean, fs, fm,
-                                                      tmp, SoftMaxTiling{}, p);
+                                                      tmp, t, p);
         }
       } else if (api == Api::kFlashV2M1) {
         AscendC::SoftmaxFlashV2<T, false, false, false, false, kNoBrc>(
@@ -342,6 +350,30 @@ TEST(SoftMaxDefectApi, SoftmaxFlashV2ConfigBelowSrcKIsRefusedOn2002) {
   for (const Api api : {Api::kFlashV2Cfg130, Api::kFlashV2Cfg130Update}) {
     ExpectDefect<float>(api, {256, 144, 130, 256 * 288}, {256, 136, 130, 248 * 288},
                         "256 mod 256 = 0 rows");
+  }
+}
+
+// SoftmaxFlashV3 with an all-zero tiling (`SoftMaxTiling t;`): the kernel does not re-tile, and
+// its split loop runs rangeM = 0 times with tailM 0 (2201), its phases over tiling.srcM = 0 rows
+// (3510): it computes no rows. Refused in checked mode before anything is written (it computed
+// lngrad's rows); unchecked nothing is written, as on the device; the shape's own tiling runs.
+Outcome RunFlashV3(bool zeroTiling, bool checked, const char* soc) {
+  return Run<half>(zeroTiling ? Api::kFlashV3ZeroTiling : Api::kFlashV3, 8, 512, 512, 40960,
+                   checked, soc);
+}
+
+TEST(SoftMaxDefectApi, SoftmaxFlashV3AllZeroTilingComputesNoRows) {
+  for (const char* soc : {k910B, k950}) {
+    const Outcome b = RunFlashV3(true, true, soc);
+    EXPECT_EQ(b.check, "softmax_device_defect") << soc << ": " << b.msg;
+    EXPECT_NE(b.msg.find("computes no rows"), std::string::npos) << b.msg;
+    EXPECT_TRUE(b.kept) << soc << ": the refused call wrote its tensors or buffer";
+    const Outcome u = RunFlashV3(true, false, soc);
+    EXPECT_EQ(u.check, "") << soc << " unchecked: " << u.msg;
+    EXPECT_TRUE(u.kept) << soc << " unchecked: the kernel writes nothing";
+    const Outcome g = RunFlashV3(false, true, soc);
+    EXPECT_EQ(g.check, "") << soc << ": " << g.msg;
+    EXPECT_FALSE(g.kept) << soc << ": the shape's tiling wrote nothing";
   }
 }
 

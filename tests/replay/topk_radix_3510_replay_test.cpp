@@ -6,7 +6,10 @@
 // steps on the bits, the threshold's byte loop with the cumulative histogram and the binary
 // search as written, the two gather passes, and the final sort as the radix sort runs it
 // (Not, least-significant-byte counting passes, Not back). Values and indexes are compared bit
-// for bit on rows with ties, +0 and -0, infinities and NaNs of both signs.
+// for bit on rows with ties, +0 and -0, infinities and NaNs of both signs. The scratch lies apart
+// from srcIndexLocal; one over it is refused in checked mode, and unchecked each row reads the
+// indexes that the key gathers so far left (the same helper changed lngrad's topk_3510.h to read
+// them so).
 #include <gtest/gtest.h>
 
 #include <array>
@@ -44,10 +47,12 @@ uint32_t Twiddle(T v, bool isDescend) {
   return d;
 }
 
-// TopKRaidxSelect on one row: the element positions of dst, in order.
+// TopKRaidxSelect on one row: the element positions of dst, in order; gatheredOut (when given):
+// every position the two gather passes keep, in their order, and keysOut the twiddled keys.
 template <typename T>
 std::vector<uint32_t> Replay(const std::vector<T>& row, uint32_t n, uint32_t k, bool isLargest,
-                             bool sorted) {
+                             bool sorted, std::vector<uint32_t>* gatheredOut = nullptr,
+                             std::vector<uint32_t>* keysOut = nullptr) {
   std::vector<uint32_t> w(n);
   for (uint32_t i = 0; i < n; ++i) w[i] = Twiddle(row[i], !isLargest);
   uint32_t kthValue = 0;
@@ -94,6 +99,8 @@ std::vector<uint32_t> Replay(const std::vector<T>& row, uint32_t n, uint32_t k, 
   for (uint32_t e = 0; e < n; ++e) {
     if (w[e] == kthValue) gathered.push_back(e);
   }
+  if (gatheredOut != nullptr) *gatheredOut = gathered;
+  if (keysOut != nullptr) *keysOut = w;
   gathered.resize(k);
   if (!sorted) return gathered;  // SaveData
   // Sort<U, int32_t, false, {RADIX_SORT, true}> over the k: Not, counting passes from the
@@ -143,6 +150,9 @@ struct Case {
   uint32_t outter, inner, n, k;
 };
 
+// The scratch lies after the indexes in buffer 1 (the page does not allow it to overlap them).
+constexpr uint32_t kTmpAt = 8192;
+
 template <typename T, bool isInitIndex, TopKMode mode, const TopKConfig& config>
 void CheckRadix(Case c, bool isLargest, uint32_t seed) {
   constexpr bool kNSmall = mode == TopKMode::TOPK_NSMALL;
@@ -162,7 +172,7 @@ void CheckRadix(Case c, bool isLargest, uint32_t seed) {
         LocalTensor<T> dv = ub.Get<T>(2);
         LocalTensor<int32_t> di = ub.Get<int32_t>(3);
         TopK<T, isInitIndex, false, false, mode, config>(
-            dv, di, ub.Get<T>(0), ub.Get<int32_t>(1), ub.Get<bool>(3), ub.Get<uint8_t>(1),
+            dv, di, ub.Get<T>(0), ub.Get<int32_t>(1), ub.Get<bool>(3), ub.Get<uint8_t>(1)[kTmpAt],
             static_cast<int32_t>(c.k), tiling, info, isLargest);
         vals = ub.Take<T>(2);
         idx = ub.Take<int32_t>(3);
@@ -205,5 +215,62 @@ void CheckType(uint32_t seed) {
 
 TEST(TopKRadix950Replay, Float) { CheckType<float>(3000); }
 TEST(TopKRadix950Replay, Half) { CheckType<half>(4000); }
+
+// Checked mode: tmpLocal sharing bytes with srcIndexLocal (isInitIndex) is refused before
+// the select runs (address_overlap); the scratch past the indexes runs.
+TEST(TopKRadix950Replay, CheckedModeRefusesTmpOverSrcIndex) {
+  for (const uint32_t at : {0u, 128u, 256u}) {  // the indexes are 64 int32s: 256 bytes
+    lngrad::aicore::test::ExpectCheck(
+        [&](Ub& ub) {
+          ub.Put<float>(0, RowsData<float>(9, 128));
+          TopkTiling tiling;
+          tiling.tmpLocalSize = 0;
+          const TopKInfo info{2, 64, 64};
+          TopK<float, true, false, false, TopKMode::TOPK_NORMAL, kRadixSorted>(
+              ub.Get<float>(2), ub.Get<int32_t>(3), ub.Get<float>(0), ub.Get<int32_t>(1),
+              ub.Get<bool>(3), ub.Get<uint8_t>(1)[at], 8, tiling, info, true);
+        },
+        at < 256 ? "address_overlap" : "", at < 256 ? "tmpLocal and srcIndexLocal" : "", k950);
+  }
+}
+
+// Unchecked, tmpLocal at srcIndexLocal (the page does not allow it; checked mode refuses it,
+// address_overlap): float, TOPK_NORMAL with isInitIndex, unsorted. Row j's scratch starts at the
+// indexes: GatherGreaterAndEqualKData writes the row's gathered twiddled keys over them before
+// GatherGreaterAndEqualKIndex reads them (its own writes land after inner floats, the histogram
+// there too), so row j's indexes are what rows 0..j's key gathers left at each position.
+TEST(TopKRadix950Replay, TmpOverSrcIndexUncheckedReadsTheIndexesAsTheKitLeavesThem) {
+  const Case c{3, 64, 64, 20};
+  const std::vector<float> in = RowsData<float>(77, c.outter * c.inner);
+  std::vector<int32_t> ids(c.inner);
+  for (size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<int32_t>(5000 + 3 * i);
+  std::vector<int32_t> idx;
+  const bool was = lngrad::aicore::CheckedMode();
+  lngrad::aicore::SetCheckedMode(false);
+  OnBlock(
+      [&](Ub& ub) {
+        ub.Put<float>(0, in);
+        ub.Put<int32_t>(1, ids);
+        TopkTiling tiling;
+        tiling.tmpLocalSize = 0;
+        const TopKInfo info{3, 64, 64};
+        TopK<float, true, false, false, TopKMode::TOPK_NORMAL, kRadixUnsorted>(
+            ub.Get<float>(2), ub.Get<int32_t>(3), ub.Get<float>(0), ub.Get<int32_t>(1),
+            ub.Get<bool>(3), ub.Get<uint8_t>(1), 20, tiling, info, true);
+        idx = ub.Take<int32_t>(3);
+      },
+      k950);
+  lngrad::aicore::SetCheckedMode(was);
+  std::vector<int32_t> live = ids;  // what UB holds at the indexes
+  for (uint32_t j = 0; j < c.outter; ++j) {
+    const std::vector<float> row(in.begin() + j * c.inner, in.begin() + (j + 1) * c.inner);
+    std::vector<uint32_t> gathered, keys;
+    const std::vector<uint32_t> want = Replay(row, c.n, c.k, true, false, &gathered, &keys);
+    for (size_t p = 0; p < gathered.size(); ++p) live[p] = static_cast<int32_t>(keys[gathered[p]]);
+    for (uint32_t i = 0; i < c.k; ++i) {
+      ASSERT_EQ(idx[j * 24 + i], live[want[i]]) << "row " << j << " rank " << i;
+    }
+  }
+}
 
 }  // namespace

@@ -21,8 +21,10 @@
 // SoftMaxFlashV3TilingFunc's per-split form, or whose splits cover other than srcM rows, is
 // refused in checked mode (softmax_device_defect, RefuseFlashV3Tiling); unchecked, splits
 // covering fewer rows compute those rows only (none: nothing written), the others get lngrad's
-// rows over srcM with the buffer marked. An empty tiling (srcM, splitM, rangeM and tailM 0, on
-// which the kernel computes nothing) keeps lngrad's rows over srcM as one split, not refused.
+// rows over srcM with the buffer marked. An all-zero tiling (`SoftMaxTiling t;`: rangeM and
+// tailM 0, the kernel's split loop runs 0 times) is one whose splits cover no rows: refused in
+// checked mode, unchecked nothing is written; on 3510 a tiling of srcM 0 likewise
+// (RequireRegV3Shape).
 #pragma once
 
 #include "lib/activation/softmax_common.h"
@@ -268,8 +270,17 @@ inline float RegV3Update(const FlashV3Args<half, float>& a, const RegV3& c, uint
 // Checked or not: the tiling shapes lngrad follows there (no rows: nothing runs; else srcK at
 // least 512 and a multiple of 64, splitMeanCnt from 1 to min(64, srcK / 64) dividing srcK).
 // Others make the device's chunk counts wrap or read scratch lngrad does not hold (checked mode
-// refuses splitMeanCnt other than 8 before, as the kernel check asserts).
+// refuses splitMeanCnt other than 8 before, as the kernel check asserts). A tiling of srcM 0 (an
+// all-zero one included): the register code computes no rows; checked mode refuses it
+// (softmax_device_defect), unchecked nothing is written.
 inline void RequireRegV3Shape(const char* api, const RegV3& c) {
+  if (c.m == 0 && CheckedMode()) {
+    RaiseKernelCheck(checks::kSoftmaxDeviceDefect,
+                     std::string(api) +
+                         ": tiling.srcM is 0 (an all-zero SoftMaxTiling "
+                         "included): the kernel computes no rows with this "
+                         "tiling; call SoftMaxFlashV3TilingFunc for the shape");
+  }
   if (c.m == 0) return;
   if (c.k >= 512 && c.k % kLanes == 0 && c.smc >= 1 && c.smc <= kLanes && c.smc <= c.kRep &&
       c.k % c.smc == 0) {
@@ -359,10 +370,7 @@ inline void RefuseMeanCopyMask(const char* api, const AscendC::tiling::SoftMaxTi
 // splitM, sizes splitM d.k and 8 splitM, the tail's likewise); -1 where it has not.
 inline int64_t FlashV3Covered(const AscendC::tiling::SoftMaxTiling& t, const Dims& d) {
   const uint64_t rows = uint64_t{t.rangeM} * t.splitM + t.tailM;
-  if (t.rangeM == 0 && t.tailM == 0 && t.splitM == 0 && t.srcM == 0) {
-    return d.m;  // an empty tiling: lngrad's rows over srcM, one split, as before (see header)
-  }
-  if (t.rangeM == 0 && t.tailM == 0) return 0;  // no split runs, whatever the other fields
+  if (t.rangeM == 0 && t.tailM == 0) return 0;  // no split runs (an all-zero tiling included)
   const bool form = t.srcK == d.k && t.splitK == d.k && t.reduceK == 8 && t.reduceM == t.splitM &&
                     t.splitM != 0 && t.splitSize == uint64_t{t.splitM} * d.k &&
                     t.reduceSize == t.splitM * 8u && t.tailSplitSize == uint64_t{t.tailM} * d.k &&
@@ -381,6 +389,13 @@ inline void RefuseFlashV3Tiling(const char* api, const AscendC::tiling::SoftMaxT
   const int64_t rows = FlashV3Covered(t, d);
   if (!CheckedMode() || rows == static_cast<int64_t>(d.m)) return;
   const std::string shape = "srcShape {" + std::to_string(d.m) + ", " + std::to_string(d.k) + "}";
+  if (rows == 0) {
+    RaiseKernelCheck(checks::kSoftmaxDeviceDefect,
+                     std::string(api) + ": " + shape +
+                         " with a tiling whose rangeM and tailM are 0 (an all-zero SoftMaxTiling "
+                         "included): the kernel computes no rows with this tiling (its split loop "
+                         "runs 0 times); call SoftMaxFlashV3TilingFunc for the shape");
+  }
   RaiseKernelCheck(
       checks::kSoftmaxDeviceDefect,
       std::string(api) + ": " + shape +

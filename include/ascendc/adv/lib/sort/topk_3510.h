@@ -29,7 +29,10 @@
 // twiddled keys or what was there. T: the 1, 2 and 4-byte types the kit takes (uint8_t, int8_t,
 // uint16_t, int16_t, half, bfloat16_t, uint32_t, int32_t); 8-byte types are refused at compile
 // time. A scratch below the select's layout, or with `sorted` below the end of the Sort's
-// writes, raises tmp_buffer in any mode (the writes would leave the buffer).
+// writes, raises tmp_buffer in any mode (the writes would leave the buffer). With isInitIndex,
+// a scratch sharing bytes with srcIndexLocal is refused in checked mode (address_overlap, the
+// page allows no overlap); unchecked, each row's index gather reads srcIndexLocal as UB holds it
+// then (after the earlier rows' scratch writes and the row's own key gather), as the kit does.
 #pragma once
 
 #include <algorithm>
@@ -111,9 +114,11 @@ RadixLayout RadixLayoutOf(uint32_t inner, bool twiddled, bool reuse) {
   return l;
 }
 
-// TopKRaidxSelect on one row: src's inner values, ids its indexes, base the row's scratch.
+// TopKRaidxSelect on one row: src's inner values, idsAt its indexes in UB (read when the row's
+// GatherGreaterAndEqualKIndex runs, after the row's key gather, as the kit does), base the row's
+// scratch.
 template <typename T>
-void RadixSelectRow950(uint8_t* src, const int32_t* ids, uint8_t* dst, int32_t* dstIdx,
+void RadixSelectRow950(uint8_t* src, const uint8_t* idsAt, uint8_t* dst, int32_t* dstIdx,
                        uint8_t* base, const RadixLayout& l, uint32_t inner, uint32_t n, uint32_t k,
                        bool largest, bool sorted) {
   using U = RadixBits<T>;
@@ -171,10 +176,10 @@ void RadixSelectRow950(uint8_t* src, const int32_t* ids, uint8_t* dst, int32_t* 
   for (uint32_t i = 0; i < n; ++i) {
     if (key[i] == kth) pick.push_back(i);
   }
-  for (size_t i = 0; i < pick.size(); ++i) {
-    std::memcpy(base + i * S, &key[pick[i]], S);
-    std::memcpy(base + l.index + i * 4, &ids[pick[i]], 4);
-  }
+  for (size_t i = 0; i < pick.size(); ++i) std::memcpy(base + i * S, &key[pick[i]], S);
+  std::vector<int32_t> ids(n);  // the index gather's reads (before its own writes)
+  std::memcpy(ids.data(), idsAt, uint64_t{n} * 4);
+  for (size_t i = 0; i < pick.size(); ++i) std::memcpy(base + l.index + i * 4, &ids[pick[i]], 4);
   pick.resize(k);
   if (sorted) {
     // The Sort<ConvType, int32_t, false, {RADIX_SORT, true}> of the first k gathered keys and
@@ -194,6 +199,18 @@ void RadixSelectRow950(uint8_t* src, const int32_t* ids, uint8_t* dst, int32_t* 
     const U v = twiddled ? TwiddleOut<T>(key[pick[i]], !largest) : key[pick[i]];
     std::memcpy(dst + uint64_t{i} * S, &v, S);
     dstIdx[i] = ids[pick[i]];
+  }
+}
+
+// Checked mode: the page's 约束说明 (不支持源操作数与目的操作数地址重叠) and the general rule for
+// overlaps a page does not allow: tmpLocal, which the select writes row by row, may not share a
+// byte with srcIndexLocal, which each row's index gather reads (earlier rows' scratch writes
+// would change later rows' indexes). Unchecked, each row reads srcIndexLocal as UB holds it then.
+inline void RefuseRadixTmpOverlap(const AscendC::LocalTensor<uint8_t>& tmp, uint64_t tmpBytes,
+                                  const AscendC::LocalTensor<int32_t>& srcIndex,
+                                  uint64_t indexBytes) {
+  if (CheckedMode() && math_detail::Overlaps(tmp.View(), tmpBytes, srcIndex.View(), indexBytes)) {
+    math_detail::RaiseOverlap("TopK", "tmpLocal", "srcIndexLocal");
   }
 }
 
@@ -222,6 +239,9 @@ void RunRadix950(const AscendC::LocalTensor<T>& dstValue,
                                              (sorted ? " (with the radix Sort's scratch)" : ""));
   }
   const uint64_t vcount = uint64_t{rows - 1} * kPad + kk, icount = uint64_t{rows - 1} * iPad + kk;
+  if (isInitIndex) {
+    RefuseRadixTmpOverlap(tmp, need, srcIndex, (nsmall ? uint64_t{rows} * inner : inner) * 4);
+  }
   src.Access(0, uint64_t{rows} * inner, "TopK srcLocal");
   dstValue.Access(0, vcount, "TopK dstValueLocal");
   dstIndex.Access(0, icount, "TopK dstIndexLocal");
@@ -252,16 +272,13 @@ void RunRadix950(const AscendC::LocalTensor<T>& dstValue,
       }
     }
   }
-  std::vector<int32_t> ids(nsmall ? uint64_t{rows} * inner : inner);
-  std::memcpy(ids.data(), isInitIndex ? reinterpret_cast<const uint8_t*>(srcIndex.HostPtr()) : t,
-              ids.size() * 4);
+  const uint8_t* ids = isInitIndex ? reinterpret_cast<const uint8_t*>(srcIndex.HostPtr()) : t;
   uint8_t* dv = reinterpret_cast<uint8_t*>(dstValue.HostPtr());
   int32_t* di = dstIndex.HostPtr();
   for (uint32_t j = 0; j < rows; ++j) {
     RadixSelectRow950<T>(reinterpret_cast<uint8_t*>(src.HostPtr()) + uint64_t{j} * inner * S,
-                         ids.data() + (nsmall ? uint64_t{j} * inner : 0),
-                         dv + uint64_t{j} * kPad * S, di + uint64_t{j} * iPad, t + idxBytes, l,
-                         inner, n, kk, largest, sorted);
+                         ids + (nsmall ? uint64_t{j} * inner * 4 : 0), dv + uint64_t{j} * kPad * S,
+                         di + uint64_t{j} * iPad, t + idxBytes, l, inner, n, kk, largest, sorted);
   }
   if (nsmall) {
     for (uint32_t j = 0; j < rows; ++j) {
