@@ -358,9 +358,9 @@ float TailRowExp(const AscendC::LocalTensor<T>& src, const Dims& d, uint32_t r,
   return mx;
 }
 
-// The statistics lane column c of a row reads: c % 8 on 2201/2002 (membase GenericSub/DivNDImpl
-// and BroadCastLastImpl read the row's first 8 lanes block by block), lane 0 on 3510 (the
-// register implementation broadcasts element 0 with Reg::Duplicate).
+// The statistics lane column c of a row reads: c % 8 on 2201/2002 (GenericSub/DivNDImpl and
+// 2201's BroadCastLastImpl read the row's first 8 lanes block by block; 2002's: BrcLane), lane
+// 0 on 3510 (the register implementation broadcasts element 0 with Reg::Duplicate).
 inline uint32_t ColumnLane(uint32_t c) {
   return detail::rep::RunningArch() == NpuArch::k3510 ? 0 : c % 8;
 }
