@@ -15,7 +15,8 @@
 // (results, expMax, work buffer; the config's row stride below srcK too). SoftmaxFlashV2's generic
 // loop and its constant-shape config path on splits that do not wrap, checked and unchecked:
 // results, expMax and work buffer (session 23); its update with inMax lanes that differ within a
-// row through both overloads (session 23, l0).
+// row through both overloads (session 23, l0), also with a tiling whose pieces pass the buffer
+// (the row model; session 24, l0c).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -89,6 +90,9 @@ struct Case {
   bool flashTiling = false;
   // work: compare the work buffer.
   bool work = true;
+  // tilingBytes: with flashTiling, the tiling made for this buffer size (above tmpBytes: the
+  // splits' pieces pass the buffer's end; the replay runs over a buffer of this size).
+  uint32_t tilingBytes = 0;
   bool cfg = false;  // the constant-shape config kCfg (SoftMax, SimpleSoftMax)
   uint32_t tmpBytes = 0;
 };
@@ -343,7 +347,7 @@ void Compare(const Shape& s, const Case& c, uint32_t seed) {
     t = softmax_replay_test::Mirror(tiling);
   } else if (c.flashTiling) {
     tiling = AscendC::SoftMaxFlashV2TilingFunc({s.m, s.k, s.m, s.oriK}, sizeof(T), typeSize2,
-                                               c.tmpBytes);
+                                               std::max(c.tmpBytes, c.tilingBytes));
     t = softmax_replay_test::Mirror(tiling);
   } else {
     t = rp::SmxKernelTiling(c.tmpBytes / 4, s.m, s.k, s.m, sizeof(T), typeSize2, false);
@@ -352,6 +356,7 @@ void Compare(const Shape& s, const Case& c, uint32_t seed) {
   Mem in = Initial<T, S>(s, c, s.m * t.reduceK, seed);
   if (c.inPlace) in.dst = in.src;
   Mem want = in;
+  if (c.tilingBytes > c.tmpBytes) want.tmp.resize(c.tilingBytes, kFill);
   auto* work = reinterpret_cast<float*>(want.tmp.data());
   auto* dst = reinterpret_cast<T*>(c.inPlace ? want.src.data() : want.dst.data());
   const auto* src = reinterpret_cast<const T*>(want.src.data());
@@ -377,6 +382,9 @@ void Compare(const Shape& s, const Case& c, uint32_t seed) {
   ExpectSame(got.max, want.max, sizeof(S), "max");
   ExpectSame(got.expMax, want.expMax, sizeof(T), "expMax");
   if (c.api != Api::kFlash && c.work) ExpectSame(got.tmp, want.tmp, 4, "work buffer");
+  if (c.tilingBytes > c.tmpBytes) {  // not modelled: the buffer stays unwritten
+    EXPECT_EQ(got.tmp, std::vector<uint8_t>(c.tmpBytes, kFill)) << "work buffer";
+  }
 }
 
 const std::vector<Shape> kFloatShapes = {
@@ -725,6 +733,41 @@ TEST(SoftMaxV200Replay, SoftmaxFlashV2UpdateExpMaxTakesLaneZeroOfUnequalLanes) {
       }
     }
   }
+}
+
+// SoftmaxFlashV2's generic update on 2002 where FlashV2DeviceV200 does not run (session 24, l0c,
+// who also changed lngrad's ExpMaxLane): a tiling made for the shape and four times the buffer
+// the call passes, so its splits' pieces pass the buffer's end (the kit runs it as given, those
+// pieces landing in whatever UB follows, no operand here; the replay runs over a buffer of the
+// tiling's size). lngrad's FlashV2Rows computes the rows and the buffer stays unwritten. inMax's
+// lanes differ within a row: half data with float statistics gets each row's 16 expMax halves
+// from lane 0 (BroadCastLastImpl's scalar loop; FlashV2Rows took lane l % 8 there before), both
+// overloads.
+TEST(SoftMaxV200Replay, SoftmaxFlashV2BufferShortOfTheTilingTakesLaneZero) {
+  uint32_t seed = 1900, compared = 0;
+  Case c = Results(Api::kFlashV2Update, true);
+  c.flashTiling = true;
+  c.work = false;
+  for (const Shape& s : {Shape{12, 80, 72}, Shape{40, 64, 60}, Shape{9, 208, 130},
+                         Shape{37, 96, 90}, Shape{17, 272, 260}}) {
+    const uint32_t min = AscendC::GetSoftMaxFlashV2MinTmpSize(ge::Shape({s.m, s.k}), 2, 4, true);
+    for (const uint32_t bytes : {min, 2 * min + 32}) {
+      c.tmpBytes = bytes;
+      c.tilingBytes = 4 * bytes;
+      const SoftMaxTiling t =
+          AscendC::SoftMaxFlashV2TilingFunc({s.m, s.k, s.m, s.oriK}, 2, 4, c.tilingBytes);
+      // The pieces FlashV2DeviceV200 needs (floats): the split's copy, the statistics twice and
+      // the accumulators.
+      if ((t.splitSize + 2 * t.reduceSize + t.splitM * 64) * 4 <= bytes) continue;
+      for (const bool stack : {false, true}) {
+        c.stack = stack;  // the stack buffer comes in 32-byte blocks
+        if (stack && bytes % 32 != 0) continue;
+        Compare<rp::Half, float>(s, c, ++seed);
+        ++compared;
+      }
+    }
+  }
+  EXPECT_GT(compared, 10u);
 }
 
 }  // namespace

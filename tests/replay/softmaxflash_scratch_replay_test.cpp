@@ -16,7 +16,9 @@
 // lngrad: softmaxflash_work.h FlashStatK): host tilings whose reduceK is not the statistics' 32
 // bytes (SoftMaxFlashTilingFunc's dataTypeSize not the statistics'), the replay's generic update
 // (softmax_flash_nd_process_impl.h, reduceK a row; SingleBlockBroadCastImpl's 16-float form)
-// with that tiling, unchecked; checked mode refuses them.
+// with that tiling, unchecked; checked mode refuses them. Session 24 (l0c, who also changed
+// lngrad's FlashRow): tilings made for a larger buffer than the call's (the row model's rows,
+// BroadCastLastImpl's lane per arch), against the replay over a buffer of the tiling's size.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -496,6 +498,61 @@ TEST(SoftmaxFlashScratchReplay, ReduceKNotTheStatisticsBlockFollowsTheKitUncheck
     WideReduceK<Half, float>(soc, 2, 2000);
     WideReduceK<float, float>(soc, 2, 2100);
     WideReduceK<Half, Half>(soc, 4, 2200);
+  }
+}
+
+// A tiling made for a larger buffer than the call passes (session 24, l0c, who also changed
+// lngrad's FlashRow): its splits' 2 splitSize + 4 reduceSize floats pass the buffer's end, so
+// lngrad's FlashWorkRun does not take it and the row model FlashRow computes the rows (the buffer
+// stays unwritten). The kit's sequence runs that tiling as given; its pieces past the buffer's
+// end land in whatever UB follows (no operand here), so the results are the replay's over a
+// buffer of the tiling's size. inMax's lanes differ within a row: dst's columns (and half data's
+// expMax from float statistics) take each row's lane 0 on 2002 (v200 BroadCastLastImpl's scalar
+// loop), lane c % 8 on 2201 (FlashRow took c % 8 on both before). Both overloads; float data and
+// half data with float statistics (half statistics: the kernel pops its own stack buffer).
+template <class T, class S>
+void ShortBuffer(const char* soc, uint32_t seed) {
+  const bool v200 = std::string(soc) == "Ascend310P1";
+  constexpr uint32_t kBlk = 8;
+  int compared = 0;
+  for (const Shape& s : kShapes) {
+    if (s.k * sizeof(T) % 32 != 0) continue;
+    const ge::Shape shape({s.m, s.k});
+    const uint32_t bytes = AscendC::GetSoftMaxFlashMinTmpSize(shape, sizeof(T), true, false);
+    const SmxTiling kt = KernelTiling((4 * bytes + 64) / 4, s.m, s.k, kBlk, true);  // 4 times
+    const uint64_t need = 2 * uint64_t{kt.splitSize} + 4 * uint64_t{kt.reduceSize};
+    if (need * 4 <= bytes) continue;  // the splits fit: not the row model
+    SoftMaxTiling t{};
+    std::memcpy(static_cast<void*>(&t), &kt, sizeof kt);
+    const Io<T, S> in = Operands<T, S>(s, seed += 10, kBlk, 32 / sizeof(T), true);
+    for (const bool stack : {false, true}) {
+      if (stack && bytes % 32 != 0) continue;
+      SCOPED_TRACE(std::string(soc) + " m " + std::to_string(s.m) + " k " + std::to_string(s.k) +
+                   " tmp " + std::to_string(bytes) + " splitM " + std::to_string(kt.splitM) +
+                   (stack ? " stack" : " shared"));
+      const Io<T, S> got = RunLngrad<T, S>(soc, s, true, stack, bytes, t, in);
+      if (::testing::Test::HasFatalFailure()) return;
+      EXPECT_EQ(got.tmp, std::vector<uint8_t>(bytes, kFill)) << "the row model writes no buffer";
+      Io<T, S> want = in;
+      std::vector<uint8_t> work(need * 4, kFill);
+      const lngrad_replay::SflIo<T, S> io{in.src.data(),   want.dst.data(), want.sum.data(),
+                                          want.max.data(), want.em.data(),  in.inSum.data(),
+                                          in.inMax.data()};
+      ASSERT_TRUE((lngrad_replay::ReplaySoftmaxFlashUpdate<T, S>(kt, s.oriK, io, work, v200)));
+      ++compared;
+      ExpectBits(got.dst, want.dst, "dst");
+      ExpectBits(got.sum, want.sum, "sum");
+      ExpectBits(got.max, want.max, "max");
+      ExpectBits(got.em, want.em, "expMax");
+    }
+  }
+  EXPECT_GT(compared, 10);
+}
+
+TEST(SoftmaxFlashScratchReplay, BufferShortOfTheTilingTakesTheBroadcastLaneOfTheArch) {
+  for (const char* soc : {"Ascend910B1", "Ascend310P1"}) {
+    ShortBuffer<float, float>(soc, 3000);
+    ShortBuffer<Half, float>(soc, 3100);
   }
 }
 

@@ -358,17 +358,30 @@ float TailRowExp(const AscendC::LocalTensor<T>& src, const Dims& d, uint32_t r,
   return mx;
 }
 
-// The statistics lane column c of a row reads: c % 8 on 2201/2002 (membase GenericSub/DivNDImpl
-// and BroadCastLastImpl read the row's first 8 lanes block by block), lane 0 on 3510 (the
-// register implementation broadcasts element 0 with Reg::Duplicate).
+// The statistics lane column c of a row reads: c % 8 on 2201/2002 (GenericSub/DivNDImpl and
+// 2201's BroadCastLastImpl read the row's first 8 lanes block by block; 2002's: BrcLane), lane
+// 0 on 3510 (the register implementation broadcasts element 0 with Reg::Duplicate).
 inline uint32_t ColumnLane(uint32_t c) {
   return detail::rep::RunningArch() == NpuArch::k3510 ? 0 : c % 8;
 }
 
+// The statistics lane that the kit's BroadCastLastImpl gives column (or entry) c of a row: on
+// 2002 its scalar loop (membase/v200 BroadCastLastImpl, BroadCastLastCompute's GetValue(0) of
+// each source row) spreads lane 0; on 2201 its Copy repeats the row's first 8 lanes (c % 8);
+// 3510: lane 0 (ColumnLane).
+inline uint32_t BrcLane(uint32_t c) {
+  return detail::rep::RunningArch() == NpuArch::k2002 ? 0 : ColumnLane(c);
+}
+
 // The lane of a row's le expMax entries that entry l takes from the ls statistics lanes: lane
 // l % ls (membase); on 3510 the half expMax of float statistics is Interleave(v, v): lane l / 2.
-inline uint32_t ExpMaxLane(uint32_t l, uint32_t ls, uint32_t le) {
-  return RegBase() ? l * ls / le : l % ls;
+// brc: the kit widens the ls lanes to le with BroadCastLastImpl (the generic updates of half data
+// with float statistics: SoftmaxFlashV2's softmax_flashv2_update_impl.h, SoftmaxFlash's
+// softmax_flash_nd_process_impl.h): lane BrcLane(l), so lane 0 on 2002 (the basic-block path
+// copies the 8 lanes twice on either arch: brc false).
+inline uint32_t ExpMaxLane(uint32_t l, uint32_t ls, uint32_t le, bool brc = false) {
+  if (RegBase()) return l * ls / le;
+  return brc && ls != le ? BrcLane(l) % ls : l % ls;
 }
 
 // Elements per row of a statistics tensor of U: one 32-byte block.

@@ -8,18 +8,15 @@
 // comment says where the statistics block and the accumulators lie for each form). Where
 // V200Defect names the tiling (unchecked mode; checked mode refused the call before), its
 // results go to the caller's V200Device for V200Store, as before; elsewhere the device's results
-// are the ones FlashV2Rows writes, so only the buffer is kept and the call's rows stay lngrad's
-// (replay.SoftMaxV200Replay.SoftmaxFlashV2* compares both against the kit's sequence), but for
-// the update's expMax of half data with float statistics: 2002's BroadCastLastImpl gives each row
-// lane 0's value (session 23: lngrad's rows took lane l % 8, 2201's order, where inMax's lanes
-// differ), stored from the model. Not modelled (the buffer stays marked): FlashV2DeviceV200's own
-// limits (a tiling not of the shape, reduceK other than the statistics' 32 bytes, a buffer short of
-// the pieces) and other arches.
+// are the ones FlashV2Rows writes (the update's expMax of half data with float statistics too:
+// lane 0 of each row, softmax_common.h ExpMaxLane with brc), so only the buffer is kept and the
+// call's rows stay lngrad's (replay.SoftMaxV200Replay.SoftmaxFlashV2* compares both against the
+// kit's sequence). Not modelled (the buffer stays marked): FlashV2DeviceV200's own limits (a
+// tiling not of the shape, reduceK other than the statistics' 32 bytes, a buffer short of the
+// pieces) and other arches.
 #pragma once
 
 #include <cstdint>
-#include <type_traits>
-#include <utility>
 
 #include "lib/activation/softmax_common.h"
 #include "lib/activation/softmax_v200_work.h"
@@ -37,29 +34,9 @@ bool FlashV2WorkV200(bool on, bool update, const AscendC::tiling::SoftMaxTiling&
   if (!V200Defect(t, d).empty()) {
     return FlashV2DeviceV200<T, U>(update, t, d, src, inMax, inSum, maxT, sumT, tmp, dev, loc);
   }
-  V200Device buffer;  // the splits do not wrap: lngrad's rows are the device's, but for expMax
-  const bool wrote = FlashV2DeviceV200<T, U>(update, t, d, src, inMax, inSum, maxT, sumT, tmp,
-                                             buffer, loc, 0, true);
-  // Half data with float statistics: BroadCastLastImpl spreads lane 0 of each row of exp(inMax -
-  // max) over its 16 halves (FlashV2Rows, 2201's: lane l % 8), which differs where inMax's lanes
-  // do.
-  if (wrote && std::is_same_v<T, half> && std::is_same_v<U, float>) {
-    dev.expMax = std::move(buffer.expMax);
-    dev.set = !dev.expMax.empty();
-  }
-  return wrote;
-}
-
-// The config path with cfgK below srcK (FlashV2ConfigSplits) stores expMax through the same
-// BroadCastLastImpl on 2002: half data with float statistics, row f's lanes all lane 0's (f: its
-// FlashLanes, a copy).
-template <typename T, typename U, typename F>
-F ExpMaxLanesV200(F f) {
-  if (std::is_same_v<T, half> && std::is_same_v<U, float> &&
-      detail::rep::RunningArch() == NpuArch::k2002) {
-    for (float& v : f.expMax) v = f.expMax[0];
-  }
-  return f;
+  V200Device buffer;  // the splits do not wrap: lngrad's rows are the device's
+  return FlashV2DeviceV200<T, U>(update, t, d, src, inMax, inSum, maxT, sumT, tmp, buffer, loc, 0,
+                                 true);
 }
 
 }  // namespace lngrad::aicore::softmax_detail

@@ -5,9 +5,10 @@
 //  - isUpdate = true: e = exp(x - rowmax), s = rowsum(e) (ReduceSumLastNDImpl's order),
 //    max = Max(inMax, rowmax), a = exp(rowmax - max), b = exp(inMax - max) * inSum,
 //    sum = b + a * s, expMax = b / sum, dst = e * (a / sum), the statistics lane by lane (the
-//    Max, Sub, Exp, Mul, Add and Div run over the [rows, 32 B] blocks; column c of dst uses
-//    lane c % 8, as BroadCastLastImpl copies the row's first 8 lanes block by block; lane 0 on
-//    3510, ColumnLane).
+//    Max, Sub, Exp, Mul, Add and Div run over the [rows, 32 B] blocks; column c of dst, and
+//    entry l of half data's expMax from float statistics, use lane BrcLane: c % 8 on 2201, as
+//    BroadCastLastImpl copies the row's first 8 lanes block by block; lane 0 on 2002 (its
+//    scalar BroadCastLastImpl) and 3510).
 // On 2201/2002 the generic update runs softmaxflash_work.h instead (the kit's instructions over
 // the work buffer, its ReduceMaxLastNDImpl order, 2002's lane-0 broadcasts); FlashRow stays for
 // what that model does not take (the header there). Each row's statistics are read before any is
@@ -65,9 +66,9 @@ void FlashRow(const FlashV2Args<T, U, T>& a, const Dims& d, uint32_t r, std::vec
     sumRow[j] = Narrow<U>(sum);
   }
   for (uint32_t l = 0; l < le; ++l) {
-    a.expMax.HostPtr()[uint64_t{r} * le + l] = Narrow<T>(expMax[l % ls]);
+    a.expMax.HostPtr()[uint64_t{r} * le + l] = Narrow<T>(expMax[ExpMaxLane(l, ls, le, true)]);
   }
-  for (uint32_t c = 0; c < d.k; ++c) x[c] = x[c] * scale[ColumnLane(c)];
+  for (uint32_t c = 0; c < d.k; ++c) x[c] = x[c] * scale[BrcLane(c)];
 }
 
 // One row of the 3510 update (regbase/3510/softmax_flash_impl.h SoftmaxFlashND[WithTail]Impl),

@@ -5,7 +5,7 @@
 //  - isUpdate = true: max = Max(inMax, rowmax(x)), expMax = exp(inMax - max),
 //    dst = exp(x - max), expSum = expMax * inExpSum + rowsum(dst) (Mul, then Add), each
 //    statistic lane by lane (column c uses lane ColumnLane(c) of max; half data with float
-//    statistics writes expMax's 16 halves from the 8 float lanes twice).
+//    statistics: expMax's 16 halves from the 8 float lanes, ExpMaxLane; 2002 generic: lane 0).
 // On 2201/2002 each row's statistics are read before any is written, so the outputs may alias
 // the inputs (as the device's per-split order allows); on 3510 the update goes through memory in
 // the register code's order (outReduceMax, inMax read, max, expMax, dst, inExpSum read, expSum),
@@ -186,12 +186,12 @@ void M1TailStats(const AscendC::LocalTensor<T>& src, U* expSum, U* max, const Di
   }
 }
 
-// Row r's expMax (le entries of E from the ls lanes), then (FlashV2StoreMax) its max before it.
+// Row r's expMax (le entries of E, ExpMaxLane(l, ls, le, brc)), then (FlashV2StoreMax) its max.
 template <typename T, typename U, typename E>
 void FlashV2StoreExpMax(const FlashV2Args<T, U, E>& a, const FlashLanes<U>& f, uint32_t r,
-                        uint32_t le) {
+                        uint32_t le, bool brc = false) {
   for (uint32_t l = 0; l < le; ++l) {
-    a.expMax.HostPtr()[uint64_t{r} * le + l] = Narrow<E>(f.expMax[ExpMaxLane(l, f.lanes, le)]);
+    a.expMax.HostPtr()[uint64_t{r} * le + l] = Narrow<E>(f.expMax[ExpMaxLane(l, f.lanes, le, brc)]);
   }
 }
 template <typename T, typename U, typename E>
@@ -328,7 +328,7 @@ void FlashV2Rows(bool update, uint64_t basicRows, const FlashV2Args<T, U, E>& a,
       }
       a.expSum.HostPtr()[uint64_t{r} * ls + j] = Narrow<U>(s);
     }
-    if (update && !regOrder) FlashV2StoreExpMax(a, f, r, le);
+    if (update && !regOrder) FlashV2StoreExpMax(a, f, r, le, !bb.on);
     if (reduceMaxOut && !regOrder) PutStat(a.outReduceMax->HostPtr(), r, rmax, 1);
   }
   M1TailStats(a.src, a.expSum.HostPtr(), a.max.HostPtr(), d, statRows);
@@ -385,7 +385,7 @@ void FlashV2ConfigSplits(bool update, const FlashV2Args<T, U, E>& a, const CfgSh
         a.max.HostPtr()[at + j] = Narrow<U>(StoredFlashMax<T>(update, f[r].max[j]));
         a.expSum.HostPtr()[at + j] = Narrow<U>(update ? f[r].expMax[j] * f[r].inSum[j] + sm : sm);
       }
-      if (update) FlashV2StoreExpMax(a, ExpMaxLanesV200<T, U>(f[r]), row0 + r, le);
+      if (update) FlashV2StoreExpMax(a, f[r], row0 + r, le, true);
     }
     row0 += rows;
   }
