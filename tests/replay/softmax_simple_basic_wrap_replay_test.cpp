@@ -33,11 +33,11 @@ template <class S>
 using Dev = std::conditional_t<std::is_same_v<S, rp::Half>, half, float>;
 
 struct Mem {
-  std::vector<uint16_t> src, dst;    // half bits
+  std::vector<uint16_t> src, dst;      // half bits
   std::vector<uint8_t> sum, max, tmp;  // the statistics' bytes, the work buffer's
 };
 
-// One split of `rows` rows of k (or `splits` of them), reduceSize as given (0: 16 a row).
+// m / rows splits of `rows` rows of k, reduceSize as given (0: reduceK a row).
 SoftMaxTiling Tiling(uint32_t m, uint32_t k, uint32_t rows, uint32_t statType, uint32_t reduce) {
   SoftMaxTiling t;
   AscendC::SoftMaxTilingFunc(ge::Shape({m, k}), statType, 1024 * 1024, t);
@@ -166,7 +166,9 @@ void Check(const char* soc, const Wrap& c, uint32_t seed) {
   }
   // The work buffer: splitSize floats, the half statistics' copy after them; bytes of small
   // floats (the Sub and Div read them where no Cast wrote).
-  in.tmp.resize((size_t{t.splitSize} + std::max<size_t>(2560, static_cast<uint8_t>((t.reduceSize + 63) / 64) * 64)) * 4);
+  in.tmp.resize((size_t{t.splitSize} +
+                 std::max<size_t>(2560, static_cast<uint8_t>((t.reduceSize + 63) / 64) * 64)) *
+                4);
   for (size_t i = 0; i < in.tmp.size() / 4; ++i) {
     const float v = x(gen);
     std::memcpy(&in.tmp[4 * i], &v, 4);
@@ -198,11 +200,11 @@ void Check(const char* soc, const Wrap& c, uint32_t seed) {
 
 TEST(SimpleSoftMaxHalfScratchReplay, BasicBlockWrappedCountsFollowTheDeviceUnchecked) {
   const Wrap cases[] = {
-      {136, 128, 136, 0, "splitSize / 64 = 272", false},  // Casts and Exp: 16 repeats
-      {264, 64, 264, 0, "splitM = 264", false},             // 8 rows; the Sub's 8 repeats
+      {136, 128, 136, 0, "splitSize / 64 = 272", false},         // Casts and Exp: 16 repeats
+      {264, 64, 264, 0, "splitM = 264", false},                  // 8 rows; the Sub's 8 repeats
       {16, 128, 8, 16512, "ceil(reduceSize / 64) = 258", true},  // the statistics' Cast: 2
       {16, 128, 8, 16384, "ceil(reduceSize / 64) = 256", true},  // none: the buffer's floats
-      {8, 128, 8, 16448, "ceil(reduceSize / 64) = 257", true},  // 1: rows 4..7 the buffer's
+      {8, 128, 8, 16448, "ceil(reduceSize / 64) = 257", true},   // 1: rows 4..7 the buffer's
   };
   uint32_t seed = 9400;
   for (const char* soc : {"Ascend910B1", "Ascend310P1"}) {
