@@ -7,9 +7,12 @@
 // 8 floats a row) run; unchecked runs them (the device's numbers are pinned by
 // replay.SimpleSoftMaxHalfScratchReplay.GenericLoopWithAnotherReduceKMatchesTheKit and
 // replay.SimpleSoftMaxFloatReplay.AnotherReduceKFollowsTheDeviceUnchecked). SoftMax isBasicBlock
-// with a tiling whose counts pass SoftMaxBasicBlock's uint8_t: refused the same way.
+// with a tiling whose counts pass SoftMaxBasicBlock's uint8_t: refused the same way; so is
+// SimpleSoftMax<float> isBasicBlock whose row stride srcK / 8 passes SimpleSoftMaxBasicBlock's
+// uint8_t, unchecked dst as the device's (session 24).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
@@ -205,6 +208,83 @@ TEST(SoftMaxBasicDefectApi, Uint8CountsPast255AreRefused) {
     const Outcome u = RunBasic(soc, true, false);
     EXPECT_EQ(u.check, "") << u.msg;
     EXPECT_FALSE(u.kept);
+  }
+}
+
+// SimpleSoftMax<float> isBasicBlock over [8, 2048] without the shape info (the kernel check's
+// basic shape, srcK < 2048, asks it only where given): SimpleSoftMaxBasicBlock's device branch
+// casts the Sub's and the Div's repeat stride srcK / 8 = 256 to uint8_t, 0, so every row's
+// repeats land on row 0's columns. Checked mode refuses it (softmax_device_defect), nothing
+// written; unchecked dst is the device's: columns below 2048 get src - max of row 7 (the last
+// Sub), then exp, then divided by the sums of rows 0..7 in turn; the rest exp of what dst held.
+// Exp as the replays take it: exp in double, rounded once.
+float Exp(float x) { return static_cast<float>(std::exp(static_cast<double>(x))); }
+
+TEST(SimpleSoftMaxDefectApi, BasicBlockFloatStrideWrapFollowsTheDevice) {
+  constexpr uint32_t m = 8, k = 2048, n = m * k;
+  for (const char* soc : {k910B, k310P}) {
+    for (const bool checked : {true, false}) {
+      SCOPED_TRACE(std::string(soc) + (checked ? " checked" : " unchecked"));
+      const bool was = lngrad::aicore::CheckedMode();
+      lngrad::aicore::SetCheckedMode(checked);
+      SoftMaxTiling t;
+      AscendC::SoftMaxTilingFunc(ge::Shape({m, k}), 4, 16384, t);
+      lngrad::aicore::LaunchOptions o;
+      o.soc = soc;
+      Outcome r;
+      std::vector<float> src(n), old(n), sum(m * 8), max(m * 8), got(n);
+      for (uint32_t i = 0; i < n; ++i) {
+        src[i] = static_cast<float>(i % 13) * 0.25f;
+        old[i] = static_cast<float>(i % 7) * -0.5f;
+      }
+      for (uint32_t i = 0; i < m * 8; ++i) {
+        sum[i] = 2.0f + static_cast<float>(i / 8) + static_cast<float>(i % 8) * 0.125f;
+        max[i] = static_cast<float>(i / 8) * 0.5f - static_cast<float>(i % 8) * 0.25f;
+      }
+      const auto body = [&] {
+        AscendC::TPipe pipe;
+        AscendC::TBuf<> bs, bd, bsum, bmax, bt;
+        pipe.InitBuffer(bs, n * 4);
+        pipe.InitBuffer(bd, n * 4);
+        pipe.InitBuffer(bsum, m * 32);
+        pipe.InitBuffer(bmax, m * 32);
+        pipe.InitBuffer(bt, 16384);
+        const LocalTensor<float> s = bs.Get<float>(), d = bd.Get<float>();
+        const LocalTensor<float> sm = bsum.Get<float>(), mx = bmax.Get<float>();
+        std::memcpy(s.HostPtr(), src.data(), n * 4);
+        std::memcpy(d.HostPtr(), old.data(), n * 4);
+        std::memcpy(sm.HostPtr(), sum.data(), m * 32);
+        std::memcpy(mx.HostPtr(), max.data(), m * 32);
+        try {
+          AscendC::SimpleSoftMax<float, false, true>(d, sm, mx, s, bt.Get<uint8_t>(), t);
+        } catch (const lngrad::aicore::KernelCheckError& e) {
+          lngrad::aicore::DismissKernelCheck(e);
+          r.check = e.check();
+          r.msg = e.message();
+        }
+        std::memcpy(got.data(), d.HostPtr(), n * 4);
+      };
+      const lngrad::Status st = lngrad::aicore::Launch(1, body, o);
+      EXPECT_TRUE(st.ok()) << st.ToString();
+      lngrad::aicore::SetCheckedMode(was);
+      if (checked) {
+        EXPECT_EQ(r.check, "softmax_device_defect") << r.msg;
+        EXPECT_NE(r.msg.find("srcK / 8 = 256"), std::string::npos) << r.msg;
+        EXPECT_TRUE(got == old) << "the refused call wrote dst";
+        continue;
+      }
+      EXPECT_EQ(r.check, "") << r.msg;
+      for (uint32_t e = 0; e < n; ++e) {
+        float want = 0.0f;
+        if (e < k) {
+          want = Exp(src[e] - max[7 * 8 + e % 8]);
+          for (uint32_t row = 0; row < m; ++row) want = want / sum[row * 8 + e % 8];
+        } else {
+          want = Exp(old[e]);
+        }
+        ASSERT_EQ(got[e], want) << "element " << e;
+      }
+    }
   }
 }
 

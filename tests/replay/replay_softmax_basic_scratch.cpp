@@ -213,13 +213,18 @@ bool ReplaySimpleSoftMaxHalfWork(const SmxTiling& t, bool basic, bool v200, cons
     return kHalfStat ? i * t.reduceSize : i * t.reduceM * kBlk;
   };
   if (basic) {
-    const uint64_t m = t.splitM, reduceCeil = DivCeil(t.reduceSize, kRep);
     if (t.rangeM == 0) return true;
-    if (k == 0 || k % kRep != 0 || s / kRep > 255 || m > 255 || k / kRep * 8 > 255 ||
-        reduceCeil > 255 || s != m * k) {
-      return false;
-    }
-    const uint64_t end = kHalfStat ? s + reduceCeil * kRep : s;
+    if (k == 0 || k % kRep != 0 || s != uint64_t{t.splitM} * k) return false;
+    // The kit's uint8_t casts (session 24, sbb): repeatTimes = (uint8_t)(splitSize / 64) for the
+    // Casts and the Exp, (uint8_t)splitM repeats of the Sub and Div, their repeat stride
+    // offset = (uint8_t)(8 * (splitK / 64)) blocks, reduceCeilValue = (uint8_t)ceil(reduceSize /
+    // 64) for the half statistics' Cast. Past 255 they wrap: the steps then cover other floats,
+    // and the Sub and Div read what the buffer holds where no Cast wrote.
+    const uint64_t reps = static_cast<uint8_t>(s / kRep), m = static_cast<uint8_t>(t.splitM);
+    const uint64_t stride = static_cast<uint8_t>(kBlk * (k / kRep)) * kBlk;
+    const uint64_t reduceCeil = static_cast<uint8_t>(DivCeil(t.reduceSize, kRep));
+    const uint64_t statReads = m == 0 ? 0 : (m - 1) * 16 + kBlk;
+    const uint64_t end = kHalfStat ? s + std::max(reduceCeil * kRep, statReads) : s;
     const uint64_t statEnd = statAt(t.rangeM - 1) + (kHalfStat ? reduceCeil * kRep : m * kBlk);
     if (end > w.size() || statEnd > statLen) return false;
     for (uint64_t i = 0; i < t.rangeM; ++i) {
@@ -230,20 +235,24 @@ bool ReplaySimpleSoftMaxHalfWork(const SmxTiling& t, bool basic, bool v200, cons
           for (uint64_t j = 0; j < reduceCeil * kRep; ++j) w[s + j] = HalfToFloat(st[o2 + j]);
         }
         if (pass == 0) {
-          for (uint64_t j = 0; j < s; ++j) w[j] = HalfToFloat(src[o1 + j]);
+          for (uint64_t j = 0; j < reps * kRep; ++j) w[j] = HalfToFloat(src[o1 + j]);
         }
         const float* b = &w[s];
-        RowOp(
-            w.data(), w.data(), m, k,
-            [&](uint64_t row, uint64_t l) {
-              return kHalfStat ? b[row * 16 + l] : Wide(st[o2 + row * kBlk + l]);
-            },
-            pass == 1);
+        // for j < splitBlock: Sub / Div over m repeats, repeat r at r * stride + 64 j.
+        for (uint64_t j = 0; j < k / kRep; ++j) {
+          for (uint64_t r = 0; r < m; ++r) {
+            for (uint64_t l = 0; l < kRep; ++l) {
+              float& x = w[r * stride + j * kRep + l];
+              const float v = kHalfStat ? b[r * 16 + l % kBlk] : Wide(st[o2 + r * kBlk + l % kBlk]);
+              x = pass == 1 ? x / v : x - v;
+            }
+          }
+        }
         if (pass == 0) {
-          for (uint64_t j = 0; j < s; ++j) w[j] = Exp1(w[j]);
+          for (uint64_t j = 0; j < reps * kRep; ++j) w[j] = Exp1(w[j]);
         }
       }
-      for (uint64_t j = 0; j < s; ++j)
+      for (uint64_t j = 0; j < reps * kRep; ++j)
         dst[o1 + j] = v200 ? FloatToHalf(w[j]) : FloatToHalfRoundAway(w[j]);
     }
     std::memcpy(work.data(), w.data(), w.size() * 4);

@@ -20,7 +20,9 @@
 // NDImpl's config branches re-read for ReplaySimpleSoftMaxHalfWork's cfg form. Session 23 (sx2,
 // who also changed lngrad's SimpleRows after it): the default form's GenericSub/DivNDImpl row
 // stride re-read (2002's half-data overload with float statistics: 8) and the float overload
-// (ReplaySimpleSoftMaxFloat).
+// (ReplaySimpleSoftMaxFloat). Session 24 (sbb, who also changed lngrad's SimpleHalfPrepare and
+// SimpleSoftMax after it): SimpleSoftMaxBasicBlock's uint8_t casts re-read (its counts past 255
+// wrap: ReplaySimpleSoftMaxHalfWork's basic form follows them).
 #pragma once
 
 #include <cstdint>
@@ -53,7 +55,11 @@ uint64_t SoftMaxBasicWorkReach(const SmxTiling& t, bool halfData, bool halfStat)
 // SimpleSoftMax with half data (S = Half or float statistics): basic — SimpleSoftMaxBasicBlock's
 // rangeM full splits; else SimpleSoftMaxNDImpl's loop (rangeM splits, then the tail). inSum /
 // inMax: statLen elements (the half basic form's Cast reads ceil(reduceSize / 64) * 64 of them
-// per split). False, nothing changed, where not covered (as above, or a read past statLen).
+// per split). False, nothing changed, where not covered (splitK not whole 64-float chunks or
+// splitSize not splitM * splitK, a read or write past `work`, a read past statLen). The basic
+// form's counts are the kit's uint8_t casts: past 255 they wrap (fewer repeats, a smaller row
+// stride), the Sub and Div then reading what `work` holds where no Cast wrote, dst keeping what
+// it held past the Cast's repeats.
 // v200: 2002 (basic, or cfg; session 22: SimpleSoftMaxBasicBlock is membase/common's, dst's Cast
 // FLOAT2HALF_ROUND_MODE rounds to nearest even there). cfg (session 23, sx): the generic loop's
 // constant-shape config form (SimpleSoftMaxGenericNDImpl with config.oriSrcM and oriSrcK set, the

@@ -683,6 +683,27 @@ TEST(ScratchInitcheck, SoftMaxBasicAndSimpleHalfAreModelledNotMarked) {
               }).r);
 }
 
+// SimpleSoftMax<half> isBasicBlock with a hand-made tiling whose ceil(reduceSize / 64) passes
+// SimpleSoftMaxBasicBlock's uint8_t (257: the statistics' Cast makes 1 repeat), unchecked on 2201
+// and 2002: lngrad writes what the device's wrapped sequence leaves (softmax_basic_work.h
+// SimpleHalfPrepare; replay.SimpleSoftMaxHalfScratchReplay.BasicBlockWrappedCounts...): no mark.
+TEST(ScratchInitcheck, SimpleHalfBasicWrappedIsModelledNotMarked) {
+  const lngrad::aicore::test::CheckedModeScope unchecked(false);
+  for (const char* soc : {k910, "Ascend310P1"}) {
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [](Ops& o) {
+                  SoftMaxTiling t;
+                  SoftMaxTilingFunc(ge::Shape({kSmM, 128}), 2, kTmpBytes, t);
+                  t.splitM = t.reduceM = kSmM;
+                  t.splitSize = kSmM * 128;
+                  t.reduceSize = 16448;
+                  t.rangeM = 1;
+                  t.tailM = t.tailSplitSize = t.tailReduceSize = 0;
+                  SimpleSoftMax<half, false, true>(H(o.a), H(o.c), H(o.d), H(o.b), o.tmp, t,
+                                                   {kSmM, 128, kSmM, 128});
+                }).r);
+  }
+}
+
 // The constant-shape config on 2002 (SoftMax: membase/v200 does not read it; SimpleSoftMax<half>:
 // its config path takes the tiling's splitK and 32-byte statistics rows), SimpleSoftMax<half>'s
 // config on 2201 and its isBasicBlock on 2002 (membase/common's SimpleSoftMaxBasicBlock): lngrad

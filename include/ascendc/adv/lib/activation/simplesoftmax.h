@@ -23,7 +23,10 @@
 // with float statistics) gives rows other rows' statistics, refused in checked mode
 // (softmax_device_defect); unchecked SimpleRows reads where the device reads (past the tensors
 // inside the UB: what the simulated UB holds there). 2002's half data with float statistics
-// reads 8 floats a row whatever reduceK: its own rows.
+// reads 8 floats a row whatever reduceK: its own rows. isBasicBlock with a tiling whose counts
+// pass SimpleSoftMaxBasicBlock's uint8_t casts (SimpleBasicWrapped): refused in checked mode
+// (softmax_device_defect); unchecked, half data's dst and work buffer as the device's wrapped
+// repeats leave them (SimpleHalfPrepare), float data's SimpleBasicRowsMembase (stride srcK / 8).
 #pragma once
 
 #include <algorithm>
@@ -146,6 +149,49 @@ void SimpleBasicRowsMembase(const AscendC::LocalTensor<T>& dst,
     pass(inSum.HostPtr(), true);
     StoreRow(dst.HostPtr() + o1, w);
   }
+}
+
+// SimpleSoftMaxBasicBlock's counts (membase/common/simple_softmax_common_impl.h, 2201 and 2002)
+// that it casts to uint8_t and that pass 255, so the device's repeats and strides wrap. Half
+// data: the Casts' and the Exp's splitSize / 64 repeats, the Sub's and the Div's splitM repeats
+// and their repeat stride splitK / 8 (blocks), with half statistics their Cast's
+// ceil(reduceSize / 64) repeats; float data (its device branch, counter mode over srcM rows): the
+// Sub's and the Div's repeat stride srcK / 8. Empty where none wraps (or splitK is not whole
+// 64-float chunks: SimpleBasicRowsMembase's path).
+template <typename D, typename U>
+std::string SimpleBasicWrapped(const AscendC::tiling::SoftMaxTiling& t) {
+  std::string w;
+  const auto add = [&w](const char* what, uint64_t v) {
+    if (v > 255) w += std::string(w.empty() ? "" : ", ") + what + " = " + std::to_string(v);
+  };
+  if constexpr (sizeof(D) == 4) {
+    add("srcK / 8", t.srcK / 8);
+  } else {
+    if (t.rangeM == 0 || t.splitK % kLanes != 0) return "";
+    add("splitSize / 64", t.splitSize / kLanes);
+    add("splitM", t.splitM);
+    add("splitK / 8", t.splitK / 8);
+    if (sizeof(U) == 2)
+      add("ceil(reduceSize / 64)", (uint64_t{t.reduceSize} + kLanes - 1) / kLanes);
+  }
+  return w;
+}
+
+// Checked mode refuses SimpleSoftMax isBasicBlock where SimpleSoftMaxBasicBlock's uint8_t counts
+// wrap (softmax_device_defect), before anything is written.
+inline void RefuseSimpleBasicWrapped(const AscendC::tiling::SoftMaxTiling& t, const Dims& d,
+                                     const std::string& wrapped) {
+  if (!CheckedMode() || wrapped.empty()) return;
+  RaiseKernelCheck(
+      checks::kSoftmaxDeviceDefect,
+      "SimpleSoftMax isBasicBlock [" + std::to_string(d.m) + ", " + std::to_string(d.k) +
+          "] with a tiling of splits of " + std::to_string(t.splitM) +
+          " rows (splitM): SimpleSoftMaxBasicBlock casts its repeat counts and strides to "
+          "uint8_t and " +
+          wrapped +
+          " pass 255, so on the device they wrap and rows are left uncomputed or wrong; use the "
+          "host tiling (SoftMaxTilingFunc keeps splitM * splitK below 64 * 256), splits of fewer "
+          "rows, or srcK below 2048");
 }
 
 // Whether SimpleSoftMaxGenericNDImpl's constant-shape config path (config.oriSrcM and oriSrcK
@@ -327,7 +373,11 @@ void SimpleSoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& inSumT
           ? sd::SoftMaxKernelTiling("SimpleSoftMax", tiling, d, softmaxShapeInfo, sharedTmpBuffer,
                                     sizeof(D), sizeof(U), isBasicBlock)
           : tiling;
-  if (isBasicBlock && !sd::RegBase() && d.k % sd::kLanes != 0) {
+  const std::string wrapped =
+      isBasicBlock && !sd::RegBase() ? sd::SimpleBasicWrapped<D, U>(kt) : "";
+  sd::RefuseSimpleBasicWrapped(kt, d, wrapped);
+  if (isBasicBlock && !sd::RegBase() &&
+      (d.k % sd::kLanes != 0 || (sizeof(D) == 4 && !wrapped.empty()))) {
     sd::SimpleBasicRowsMembase<D, U>(dstTensor, inSumTensor, inMaxTensor, srcTensor, kt, d, loc);
     return;
   }
@@ -383,7 +433,11 @@ void SimpleSoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& inSumT
                      !sd::CfgMatchesTiling<U>(config.oriSrcM, config.oriSrcK, kt);
     if (!v200Work &&
         (isBasicBlock || own || sd::CfgMatchesTiling<U>(config.oriSrcM, config.oriSrcK, kt))) {
-      const bool wrong = own && !sd::CfgHalfStatsRight<U>(kt);
+      const bool wrong = (own && !sd::CfgHalfStatsRight<U>(kt)) || !wrapped.empty();
+      // Wrapped counts leave dst's other elements as the call found them.
+      const uint64_t nd = std::min<uint64_t>(uint64_t{kt.rangeM} * kt.splitSize,
+                                             dstTensor.View().size_bytes / sizeof(D));
+      if (!wrapped.empty()) devDst.assign(dstTensor.HostPtr(), dstTensor.HostPtr() + nd);
       sw = sd::SimpleHalfPrepare<U>(kt, isBasicBlock, d, inSumTensor, inMaxTensor, srcTensor,
                                     sharedTmpBuffer, own, wrong ? &devDst : nullptr);
     }

@@ -32,6 +32,9 @@
 // runs its Exp over tiling.splitSize floats, so a tail split leaves exp of the earlier split's
 // quotients past its rows. The constant-shape config's generic path (2201 and 2002) reads the
 // statistics at 32 bytes a row whatever the tiling's reduceK (SimpleHalfPrepare's cfg form).
+// SimpleSoftMaxBasicBlock's counts are its uint8_t casts: past 255 (a hand-made tiling; refused
+// in checked mode) they wrap and the splits leave what the device's repeats leave, the Sub and
+// Div reading what the buffer holds where no Cast wrote.
 // SoftMaxBasicBlock's uint8_t counts past 255 (a hand-made tiling of larger splits; the host
 // tiling and the kernel's re-tile keep splitM * splitK below 64 * 256): refused in checked mode
 // (softmax_device_defect, SoftMaxBasicSeq::Wrapped); unchecked lngrad's rows, the buffer marked.
@@ -409,8 +412,10 @@ void SoftMaxBasicStore(const char* api, SrcLoc loc, const SoftMaxBasicLeave<T, U
 // held) and later splits another row's statistics (CfgHalfStatsRight). dstOut (when given): the
 // device's dst for the splits' rows, from the quotients. Computed before the call writes (dst may
 // be src); empty where not modelled: another arch, a tiling not for the shape's srcK, a count
-// the kit casts to uint8_t past 255, a footprint or a statistics read past the buffer, a
-// statistics read past inSumTensor or inMaxTensor.
+// a footprint or a statistics read past the buffer, a statistics read past inSumTensor or
+// inMaxTensor. basic: the kit's uint8_t counts as the device takes them (wrapped past 255:
+// fewer Cast and Exp repeats, fewer Sub and Div rows or a smaller row stride, fewer statistics
+// cast; dstOut, given filled with dst's elements, keeps those the Cast back does not reach).
 template <typename U>
 std::optional<BasicImage> SimpleHalfPrepare(const AscendC::tiling::SoftMaxTiling& t, bool basic,
                                             const Dims& d, const AscendC::LocalTensor<U>& inSum,
@@ -429,11 +434,15 @@ std::optional<BasicImage> SimpleHalfPrepare(const AscendC::tiling::SoftMaxTiling
       k != d.k || t.srcK != d.k || k == 0 || s < uint64_t{t.splitM} * k || rk % 8 != 0 || rk == 0) {
     return std::nullopt;
   }
-  const uint64_t castReps = (uint64_t{t.reduceSize} + kLanes - 1) / kLanes;
-  if (basic && (k % kLanes != 0 || s != uint64_t{t.splitM} * k || s / kLanes > 255 ||
-                t.splitM > 255 || k / 8 > 255 || castReps > 255)) {
-    return std::nullopt;
-  }
+  if (basic && (k % kLanes != 0 || s != uint64_t{t.splitM} * k)) return std::nullopt;
+  // SimpleSoftMaxBasicBlock's counts as it casts them to uint8_t (past 255 they wrap): the Casts'
+  // and the Exp's repeats, the Sub's and the Div's rows and repeat stride (floats), the half
+  // statistics' Cast repeats. The generic loop: the split's rows at srcK.
+  const uint64_t castReps =
+      basic ? static_cast<uint8_t>((uint64_t{t.reduceSize} + kLanes - 1) / kLanes)
+            : (uint64_t{t.reduceSize} + kLanes - 1) / kLanes;
+  const uint64_t bReps = static_cast<uint8_t>(s / kLanes), bRows = static_cast<uint8_t>(t.splitM);
+  const uint64_t bStride = static_cast<uint8_t>(k / 8) * uint64_t{8};
   const uint32_t parts = basic ? t.rangeM : t.rangeM + (t.tailM != 0 ? 1 : 0);
   const auto statAt = [&](uint64_t i) { return kHalfStat ? i * t.reduceSize : i * t.reduceM * 8; };
   const auto rowsOf = [&](uint32_t i) { return i < t.rangeM ? t.splitM : t.tailM; };
@@ -441,15 +450,15 @@ std::optional<BasicImage> SimpleHalfPrepare(const AscendC::tiling::SoftMaxTiling
   // the half generic form's Cast of its rows' reduceK, float statistics its rows at sk.
   const uint64_t last = parts == 0 ? 0 : parts - 1;
   const uint64_t statRows = kHalfStat ? rk : sk;
-  const uint64_t statEnd =
-      parts == 0
-          ? 0
-          : statAt(last) + (basic && kHalfStat ? castReps * kLanes : rowsOf(last) * statRows);
+  const uint64_t statEnd = parts == 0
+                               ? 0
+                               : statAt(last) + (basic ? (kHalfStat ? castReps * kLanes : bRows * 8)
+                                                       : rowsOf(last) * statRows);
   const uint64_t srcEnd = parts == 0 ? 0 : last * s + uint64_t{rowsOf(last)} * k;
   BasicImage w(tmp);
   // The half statistics' float copy at splitSize and the reads of its rows at sk.
   const uint64_t statFloats =
-      kHalfStat ? (basic ? castReps * kLanes
+      kHalfStat ? (basic ? std::max(castReps * kLanes, bRows == 0 ? 0 : (bRows - 1) * 16 + 8)
                          : std::max(uint64_t{t.splitM} * rk,
                                     t.splitM == 0 ? 0 : uint64_t{t.splitM - 1} * sk + 8))
                 : 0;
@@ -457,10 +466,14 @@ std::optional<BasicImage> SimpleHalfPrepare(const AscendC::tiling::SoftMaxTiling
       statEnd * sizeof(U) > inMax.View().size_bytes || srcEnd * 2 > src.View().size_bytes) {
     return std::nullopt;
   }
-  if (dstOut != nullptr) dstOut->assign(src.HostPtr(), src.HostPtr() + srcEnd);
+  // dstOut given filled (dst as the call found it): where the basic block's wrapped counts leave
+  // dst's elements; given empty, the splits write all of their rows.
+  if (dstOut != nullptr && dstOut->empty()) dstOut->assign(src.HostPtr(), src.HostPtr() + srcEnd);
+  if (dstOut != nullptr && dstOut->size() < srcEnd) return std::nullopt;
   float* x = w.At(0);
   for (uint32_t i = 0; i < parts; ++i) {
-    const uint64_t rows = rowsOf(i), sz = rows * k, o1 = uint64_t{i} * s, o2 = statAt(i);
+    const uint64_t rows = basic ? bRows : rowsOf(i), stride = basic ? bStride : k;
+    const uint64_t sz = basic ? bReps * kLanes : rows * k, o1 = uint64_t{i} * s, o2 = statAt(i);
     const uint64_t nStat = basic ? castReps * kLanes : rows * rk;
     for (uint64_t j = 0; j < sz; ++j) x[j] = Widen(src.HostPtr()[o1 + j]);
     w.Touch(0, sz);
@@ -476,10 +489,16 @@ std::optional<BasicImage> SimpleHalfPrepare(const AscendC::tiling::SoftMaxTiling
         LoadRow(tmpStat, st, static_cast<uint32_t>(rows * sk));
         lanes = tmpStat.data();
       }
-      for (uint64_t r = 0; r < rows; ++r) {
-        for (uint64_t c = 0; c < k; ++c) {
-          const float v = lanes[r * sk + c % 8];
-          x[r * k + c] = pass == 0 ? x[r * k + c] - v : x[r * k + c] / v;
+      // Chunk by chunk, row by row (the kit's loop over splitBlock, each a repeat a row): with
+      // a wrapped stride the rows overlap and the order shows.
+      for (uint64_t c0 = 0; c0 < k; c0 += kLanes) {
+        for (uint64_t r = 0; r < rows; ++r) {
+          for (uint64_t c = c0; c < std::min(k, c0 + kLanes); ++c) {
+            const float v = lanes[r * sk + c % 8];
+            float& e = x[r * stride + c];
+            e = pass == 0 ? e - v : e / v;
+          }
+          if (basic) w.Touch(r * stride + c0, kLanes);
         }
       }
       // The generic form with float statistics: Exp over tiling.splitSize floats.
