@@ -112,6 +112,30 @@ float KitRowMax(const float* row, uint32_t k, uint32_t rows, bool v200) {
   return v200 && rows > 1 ? m * 1.0f + 0.0f : m;
 }
 
+// ReduceMaxLastNDImpl for one row (v220 softmax_common_nd_reduce.h; SoftmaxFlash's update,
+// softmax_flash_nd_process_impl.h), each binary Max with its source operand order:
+// AlignedReduceMaxNDImpl: chunk 0's BlockReduceMax (its 8 block maxima) copied to acc, then per
+// chunk c >= 1 its BlockReduceMax and Max(acc, acc, chunk c's), then acc's BlockReduceMax; the
+// tail (ReduceMaxLastNDSplitImpl, one WholeReduceMax masked to k % 64 lanes) alone when there is
+// no chunk, else Max(row, row, tail). The lane reductions as LaneMax.
+float ReduceMaxLastNd(const float* row, uint32_t k) {
+  const uint32_t chunks = k / kLanes, tail = k % kLanes;
+  float m = 0.0f;
+  if (chunks != 0) {
+    float acc[kBlock];
+    for (uint32_t b = 0; b < kBlock; ++b) acc[b] = LaneMax(row + b * kBlock, kBlock);
+    for (uint32_t c = 1; c < chunks; ++c) {
+      for (uint32_t b = 0; b < kBlock; ++b) {
+        acc[b] = Max2(acc[b], LaneMax(row + c * kLanes + b * kBlock, kBlock));
+      }
+    }
+    m = LaneMax(acc, kBlock);
+  }
+  if (tail == 0) return m;
+  const float t = LaneMax(row + chunks * kLanes, tail);
+  return chunks == 0 ? t : Max2(m, t);
+}
+
 template <class T>
 float Widen(T v) {
   return ToFloat(v);
@@ -435,7 +459,7 @@ void ReplaySoftmaxFlash(const SmxTiling& t, uint32_t oriK, bool isUpdate, const 
       std::vector<float> e = LoadRow(src + o1, t.srcK);
       const std::vector<float> im = LoadRow(inMax + o2, t.reduceK),
                                is = LoadRow(inSum + o2, t.reduceK);
-      const float rm = RowReduce(e.data(), oriK, Max2, -INFINITY);
+      const float rm = ReduceMaxLastNd(e.data(), oriK);
       for (float& v : e) v = ExpF(v - rm);
       const float s = SmxGradRowSum(e.data(), oriK);
       std::vector<float> a(t.reduceK);

@@ -192,7 +192,9 @@ void ReplaySoftmaxFlashV2(const SmxTiling& t, uint32_t oriK, bool isUpdate, cons
 
 // SoftmaxFlash (deprecated, softmax_common_flash.h, softmax_flash_nd_process_impl.h; generic
 // path), T = float or Half with statistics of T. No update: ReplaySoftMax. Update, per row:
-// e = exp(x - rowmax), s = the SoftmaxGrad-order row sum of e; lane by lane j: max_j =
+// e = exp(x - rowmax), rowmax in ReduceMaxLastNDImpl's order (session 24, tie2: chunk 0's block
+// maxima, Max(acc, chunk c's), the block level, Max(row, tail); NewReduceMaxLastNDImpl's with a
+// pair tree of Max before), s = the SoftmaxGrad-order row sum of e; lane by lane j: max_j =
 // Max(inMax_j, rowmax), a_j = exp(rowmax - max_j), b_j = exp(inMax_j - max_j) * inSum_j,
 // sum_j = b_j + a_j * s, expMax_j = b_j / sum_j; dst = e * (a / sum) at lane c % 8.
 template <class T>

@@ -29,6 +29,20 @@ float Pairs(const float* v, uint32_t n, Op op) {
   return lv[0];
 }
 
+// The lane reduction of WholeReduce{Max,Sum} / BlockReduce{Max,Sum} over n lanes. Sums: Pairs.
+// Max: as lngrad documents WholeReduceMax / BlockReduceMax (docs/ascendc_kernels.md,
+// reduce_ops.h; the kit does not say), the first NaN lane, else the first lane holding the
+// maximum, so +0 and -0 tie to the lower lane (session 24, tie2: Pairs of Max2 before, which gave
+// the higher one).
+float Lanes(const float* v, uint32_t n, float (*op)(float, float)) {
+  if (op != Max2) return Pairs(v, n, op);
+  float best = v[0];
+  for (uint32_t l = 1; l < n && !std::isnan(best); ++l) {
+    if (std::isnan(v[l]) || v[l] > best) best = v[l];
+  }
+  return best;
+}
+
 class Image {
  public:
   Image(uint8_t* p, uint32_t bytes) : p_(p), n_(bytes / 4), w_(n_) {
@@ -60,8 +74,8 @@ struct Run {
 
   // NewReduce{Max,Sum}LastNDImpl, k >= 512, over m rows of the image at 0 (stride srcK), tmp at
   // tb1; dst(q) the statistics' float q.
-  template <class Op, class Dst>
-  void NewReduce(uint32_t m, Op op, Dst dst) {
+  template <class Dst>
+  void NewReduce(uint32_t m, float (*op)(float, float), Dst dst) {
     const uint32_t k = a.oriK;
     for (uint32_t r = 0; r < m; ++r) {
       const uint64_t x = uint64_t{r} * t.srcK, acc = tb1 + uint64_t{r} * kRep;
@@ -69,7 +83,7 @@ struct Run {
         for (uint32_t b = 0; b < kBlk; ++b) {
           float v[kBlk];
           for (uint32_t e = 0; e < kBlk; ++e) v[e] = w[x + i * kRep + b * kBlk + e];
-          w[acc + i * kBlk + b] = Pairs(v, kBlk, op);
+          w[acc + i * kBlk + b] = Lanes(v, kBlk, op);
         }
       }
       for (uint32_t c = kBig / kRep; c < k / kRep; ++c) {
@@ -79,7 +93,7 @@ struct Run {
     if (m == 1) {  // WholeReduce, eight repeats over the same lanes; no broadcast (k > 64)
       float v[kRep];
       for (uint32_t l = 0; l < kRep; ++l) v[l] = w[tb1 + l];
-      const float s = Pairs(v, kRep, op);
+      const float s = Lanes(v, kRep, op);
       for (uint32_t j = 0; j < kBlk; ++j) dst(j) = s;
       return;
     }
@@ -88,14 +102,14 @@ struct Run {
       for (uint32_t b = 0; b < kBlk; ++b) {
         float e[kBlk];
         for (uint32_t i = 0; i < kBlk; ++i) e[i] = w[tb1 + uint64_t{r} * kRep + b * kBlk + i];
-        v[b] = Pairs(e, kBlk, op);
+        v[b] = Lanes(e, kBlk, op);
       }
       for (uint32_t b = 0; b < kBlk; ++b) w[tb1 + uint64_t{r} * kBlk + b] = v[b];
     }
     for (uint32_t r = 0; r < m; ++r) {
       float v[kBlk];
       for (uint32_t b = 0; b < kBlk; ++b) v[b] = w[tb1 + uint64_t{r} * kBlk + b];
-      dst(r) = Pairs(v, kBlk, op);
+      dst(r) = Lanes(v, kBlk, op);
     }
     const uint32_t reps = (m + kBlk - 1) / kBlk;  // AlignedBroadCastImpl: Brcb, Copy back
     for (uint32_t q = 0; q < reps * kBlk; ++q) {

@@ -6,7 +6,9 @@
 // TailImpl}, the split loops), membase/v220/softmax_common_impl/softmax_common_nd_reduce.h
 // (NewReduce{Max,Sum}LastNDImpl, k >= 512) and softmax_common_broadcast.h (BroadCastLastImpl,
 // the device branch). Written before lngrad's softmax_flashv3_scratch.h; no code shared with
-// src/ or include/.
+// src/ or include/. Session 24 (tie2, who also changed lngrad's maxTmp, a left-to-right fold
+// before): WholeReduceMax / BlockReduceMax take lngrad's documented lane rule (first NaN, else the
+// first lane holding the maximum), not a pair tree of Max.
 #pragma once
 
 #include <cstdint>

@@ -8,7 +8,8 @@
 // device's are NaN). Rows: r % 4 == 0 one quiet NaN; 1 a NaN and a negative NaN; 2 every value
 // negative with -0 and +0 (a zero tie); 3 +inf (FlashV3: the segment's shift turns NaN, the
 // others -inf). Update inputs: lane-varying statistics with a NaN, -0 and +0 in inMax. Any NaN
-// matches any NaN (payloads are not promised); every other value bit for bit.
+// matches any NaN (payloads are not promised); every other value bit for bit. Session 24 (tie2):
+// SoftmaxFlash (update: ReduceMaxLastNDImpl's order) against ReplaySoftmaxFlash, the same rows.
 #include "softmax_nan_rows.h"
 #include "softmax_replay_util.h"
 
@@ -120,6 +121,77 @@ TEST(SoftmaxFlashV2NanReplay, OnArch2002) {
   for (const Shape& s : {Shape{8, 64, 64}, Shape{12, 192, 192}, Shape{5, 600, 600}}) {
     CheckFlashV2Nan<float, float>(s, 2, seed += 3, k310P);
     CheckFlashV2Nan<Half, Half>(s, 0, seed += 3, k310P);
+  }
+}
+
+// SoftmaxFlash<T> (deprecated; statistics of T) without update, then with update (other tensors
+// for the inputs), splits of splitRows rows (0: the maximum tmp), against ReplaySoftmaxFlash: the
+// update's row max is ReduceMaxLastNDImpl's (chunk 0's block maxima, Max(acc, chunk c's), the
+// block level, then Max(row, tail)), not NewReduceMaxLastNDImpl's.
+template <class T>
+void CheckFlashNan(const Shape& s, uint32_t splitRows, uint32_t seed) {
+  if (s.k * sizeof(T) % 32 != 0) return;
+  SCOPED_TRACE(Name(s) + " splitRows " + std::to_string(splitRows) + " seed " +
+               std::to_string(seed));
+  const ge::Shape shape({s.m, s.k});
+  uint32_t budget = AscendC::GetSoftMaxFlashMaxTmpSize(shape, sizeof(T), true, false);
+  if (splitRows != 0) {
+    budget =
+        AscendC::GetSoftMaxFlashMinTmpSize(ge::Shape({1, s.k}), sizeof(T), true, false) * splitRows;
+  }
+  SoftMaxTiling t;
+  AscendC::SoftMaxFlashTilingFunc(shape, sizeof(T), std::min(budget, kUbBufBytes / 2), t, true);
+  const uint32_t stats = s.m * t.reduceK;
+  constexpr uint32_t kInAt = kUbBufBytes / 4 / sizeof(T);
+  const std::vector<T> x = NanRows<T>(seed, s);
+  std::vector<T> inSum = Stats<T>(seed + 1, s.m, t.reduceK, 0.5f, 300.0f, true);
+  std::vector<T> inMax = Stats<T>(seed + 2, s.m, t.reduceK, -2.0f, 9.0f, true);
+  SpecialStats(inMax);
+  std::vector<T> y[2], sum[2], max[2], em;
+  OnBlock(
+      [&](Ub& ub) {
+        const FlashTensors<T, T> f(ub);
+        const AscendC::SoftMaxShapeInfo si{s.m, s.k, s.m, s.oriK};
+        for (const bool update : {false, true}) {
+          Put(ub, 0, x);
+          Put(ub, 2, inSum, kInAt);
+          Put(ub, 2, inMax, kMaxAt<T> + kInAt);
+          const auto inS = ub.Get<Dev<T>>(2)[kInAt], inM = ub.Get<Dev<T>>(2)[kMaxAt<T> + kInAt];
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+          AscendC::SoftmaxFlash<Dev<T>>(f.dst, f.sum, f.max, f.src, f.em, inS, inM, f.tmp, t,
+                                        update, si);
+#pragma GCC diagnostic pop
+          y[update] = Take<T>(ub, 1, x.size());
+          sum[update] = Take<T>(ub, 2, stats);
+          max[update] = Take<T>(ub, 2, stats, kMaxAt<T>);
+        }
+        em = Take<T>(ub, 3, stats, kUbBufBytes / 2 / sizeof(T));
+      },
+      k910B);
+  const SmxTiling mt = Mirror(t);
+  for (const bool update : {false, true}) {
+    SCOPED_TRACE(update ? "update" : "no update");
+    std::vector<T> wy(x.size()), wsum(stats), wmax(stats), wem(stats);
+    lngrad_replay::ReplaySoftmaxFlash<T>(mt, s.oriK, update, x.data(), wy.data(), wsum.data(),
+                                         wmax.data(), wem.data(), inSum.data(), inMax.data());
+    ExpectNanAny(y[update], wy, "dst");
+    ExpectNanAny(sum[update], wsum, "expSum");
+    ExpectNanAny(max[update], wmax, "max");
+    if (update) ExpectNanAny(em, wem, "expMax");
+  }
+}
+
+// Every branch of ReduceMaxLastNDImpl (the tail alone, whole chunks, chunks and a tail; one chunk
+// and several), tail splits (session 24, tie2: the replay's update took NewReduceMaxLastNDImpl's
+// order with a pair tree of Max for the lanes).
+TEST(SoftmaxFlashNanReplay, UpdateFollowsReduceMaxLastNDImplsOrder) {
+  uint32_t seed = 8600;
+  for (const Shape& s : kShapes) {
+    CheckFlashNan<float>(s, 0, seed += 3);
+    CheckFlashNan<float>(s, 3, seed += 3);
+    CheckFlashNan<Half>(s, 0, seed += 3);
+    CheckFlashNan<Half>(s, 2, seed += 3);
   }
 }
 

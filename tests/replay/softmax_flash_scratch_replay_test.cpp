@@ -45,8 +45,7 @@ struct Shape {
 
 // Inputs in [-8, 8); every fourth row spans [-110, 12) (exponentials underflow); specials
 // (+-inf, +-0, subnormals) in rows 1 and 2 mod 7 (+inf: the row's exponentials are NaN). No NaN
-// in src: with one, the row max depends on the order of the Max steps, and lngrad's fold and
-// the kit's tree differ (docs/ascendc_kernels.md, the family's residuals); inMax has a NaN.
+// in src (rows with NaN: SoftmaxFlashV2NanReplay, against the results replay); inMax has a NaN.
 std::vector<float> Inputs(uint32_t seed, const Shape& s) {
   std::mt19937 gen(seed);
   std::vector<float> v(uint64_t{s.m} * s.k);

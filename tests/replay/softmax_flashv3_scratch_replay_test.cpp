@@ -8,7 +8,8 @@
 // Session 23 (sf3, who also changed lngrad: softmaxflashv3.h RefuseFlashV3Tiling): tilings
 // covering fewer rows than the call (refused in checked mode, unchecked the covered rows) and
 // with another srcM, which the 2201 kernel (membase/v220/softmax_flashv3_impl.h, the split
-// loops of SoftmaxFlashV3NoUpdateExtImpl / SoftmaxFlashV3NDExtImpl) does not read.
+// loops of SoftmaxFlashV3NoUpdateExtImpl / SoftmaxFlashV3NDExtImpl) does not read. Session 24
+// (tie2, who also changed lngrad's maxTmp): rows whose row max is a +0/-0 tie.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -46,8 +47,8 @@ struct Shape {
 };
 
 // Inputs in [-8, 8); every fourth row spans [-110, 12) (exponentials underflow); +-0 and half
-// subnormals in rows 1 and 2 mod 5. No inf or NaN in src: the row's mean turns NaN and the row
-// max then depends on the order of the Max steps (lngrad's fold, the kit's tree).
+// subnormals in rows 1 and 2 mod 5. No inf or NaN in src: one makes the row's mean, so every
+// shifted value of the row, NaN.
 std::vector<Half> Inputs(uint32_t seed, const Shape& s) {
   std::mt19937 gen(seed);
   std::vector<Half> v(uint64_t{s.m} * s.k);
@@ -62,6 +63,30 @@ std::vector<Half> Inputs(uint32_t seed, const Shape& s) {
       for (uint32_t i = 0; i < 7; ++i) {
         v[uint64_t{r} * s.k + gen() % s.k] = lngrad_replay::FromFloat<Half>(specials[gen() % 6]);
       }
+    }
+  }
+  return v;
+}
+
+// Rows whose shifted values keep their zeros' signs and whose maximum is a +0/-0 tie: every
+// 8-column block, shuffled, is {z, -1, ..., -7} (z a random signed zero), {z, z', -1, -2, -3, -4,
+// -5, -13} or {-1, -1, -2, -3, -4, -5, -5, -7}; all sum to -28 exactly, so every segment's mean
+// is the same, the shifts are +0 and x - shift is x. Without update maxTmp keeps the row max's
+// sign (the final max, max + (+0), does not).
+std::vector<Half> TieInputs(uint32_t seed, const Shape& s) {
+  std::mt19937 gen(seed);
+  std::vector<Half> v(uint64_t{s.m} * s.k);
+  const float kinds[3][8] = {{0.0f, -1, -2, -3, -4, -5, -6, -7},
+                             {0.0f, 0.0f, -1, -2, -3, -4, -5, -13},
+                             {-1, -1, -2, -3, -4, -5, -5, -7}};
+  for (uint32_t r = 0; r < s.m; ++r) {
+    for (uint32_t c = 0; c < s.k; c += 8) {
+      float b[8];
+      std::memcpy(b, kinds[gen() % 3], sizeof b);
+      for (float& x : b) x = x == 0.0f && gen() % 2 ? -0.0f : x;
+      std::shuffle(std::begin(b), std::end(b), gen);
+      for (uint32_t i = 0; i < 8; ++i)
+        v[uint64_t{r} * s.k + c + i] = lngrad_replay::FromFloat<Half>(b[i]);
     }
   }
   return v;
@@ -129,10 +154,10 @@ Io RunLngrad(bool update, bool stack, uint32_t tmpBytes, const SoftMaxTiling& t,
   return got;
 }
 
-Io Operands(const Shape& s, uint32_t seed) {
+Io Operands(const Shape& s, uint32_t seed, bool ties = false) {
   const uint64_t n = uint64_t{s.m} * s.k, st = uint64_t{s.m} * kStat;
   Io in;
-  in.src = Inputs(seed, s);
+  in.src = ties ? TieInputs(seed, s) : Inputs(seed, s);
   in.dst.assign(n + kPast, lngrad_replay::FromFloat<Half>(-77.0f));
   in.em.assign(uint64_t{s.m} * 16, lngrad_replay::FromFloat<Half>(-5.0f));
   in.mean = Uniform(seed + 1, st, -3.0f, 3.0f);  // stale contents the kit may read
@@ -146,15 +171,15 @@ Io Operands(const Shape& s, uint32_t seed) {
   return in;
 }
 
-// One shape, one scratch size, both overloads, without and with update.
-void Check(const Shape& s, uint32_t tmpBytes, uint32_t seed) {
+// One shape, one scratch size, both overloads, without and with update (ties: TieInputs' src).
+void Check(const Shape& s, uint32_t tmpBytes, uint32_t seed, bool ties = false) {
   for (const bool update : {false, true}) {
     SoftMaxTiling t;
     AscendC::SoftMaxFlashV3TilingFunc(ge::Shape({s.m, s.k}), 2, 4, tmpBytes, t, update, false);
     SmxTiling mt;
     std::memcpy(&mt, &t, sizeof mt);
     const AscendC::SoftMaxParams p{s.m, s.k, s.m, s.k, 3, 8, 0.9375f};
-    const Io in = Operands(s, seed);
+    const Io in = Operands(s, seed, ties);
     for (const bool stack : {false, true}) {
       if (stack && tmpBytes % 32 != 0) continue;  // the stack buffer comes in 32-byte blocks
       SCOPED_TRACE("m " + std::to_string(s.m) + " k " + std::to_string(s.k) + " tmp " +
@@ -224,6 +249,21 @@ TEST(SoftmaxFlashV3ScratchReplay, SplitsOfUpToEightRows) { Sweep(kFew, std::size
 
 TEST(SoftmaxFlashV3ScratchReplay, SplitsOfMoreRowsAndLongRows) {
   Sweep(kMany, std::size(kMany), 5900);
+}
+
+// Rows whose shifted maximum is a tie of +0 and -0 (TieInputs), one row a split and more, 512
+// columns and longer (the chunks past 512 combined with Max(chunk, acc)): the row max
+// NewReduceMaxLastNDImpl leaves in maxTmp takes lngrad's lane rule for WholeReduceMax /
+// BlockReduceMax (the first lane holding the maximum) in lngrad and the replay (session 24, tie2:
+// the replay's lane reductions were a pair tree of Max2, lngrad's maxTmp a left-to-right fold).
+TEST(SoftmaxFlashV3ScratchReplay, SignedZeroTieRowMaxFollowsTheKitsOrder) {
+  uint32_t seed = 8100;
+  for (const Shape& s : {Shape{1, 512}, Shape{3, 512}, Shape{2, 576}, Shape{9, 640}, Shape{2, 1024},
+                         Shape{4, 1536}}) {
+    Check(s, MinBytes(s, true), seed += 10, true);
+    Check(s, MinBytes(s, true) * 3, seed += 10, true);
+    Check(s, MaxBytes(s, true), seed += 10, true);
+  }
 }
 
 // The 2201 kernel runs the tiling it is given (no re-tile) and does not read tiling.srcM. A

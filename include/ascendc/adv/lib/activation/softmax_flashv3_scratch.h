@@ -17,12 +17,12 @@
 // by repeat; Brcb of 8 ceil(M / 8) of them over tmpBuffer1, the M * 8 copied back, meanTmp =
 // them * 1/8; shiftCurr = (meanTmp - local) * sc; per row the Brcb of its shifts at tmpBuffer1,
 // the Copy of baseK lanes per segment into the shifts' area, x -= it. Then the row max
-// (NewReduceMaxLastNDImpl into maxTmp: the sum's footprint in tmpBuffer1), shiftCurr = (meanTmp -
-// mean) * sc, update: shiftPrev, maxTmp = exp(shiftPrev + (inMax - max)); shiftCurr = max -
-// shiftCurr; x = exp(x - shiftCurr lane c % 8); the sum (NewReduceSumLastNDImpl into expSum, or
-// update into meanTmp: accumulators, in-place BlockReduce and Brcb for M > 1 reading the
-// statistics' floats past the M sums); update: BroadCastLastImpl of maxTmp's reduceM rows over
-// the first 16 reduceM floats of x.
+// (NewReduceMaxLastNDImpl into maxTmp, in its order: NdRowMax, session 24; the sum's footprint
+// in tmpBuffer1), shiftCurr = (meanTmp - mean) * sc, update: shiftPrev, maxTmp = exp(shiftPrev
+// + (inMax - max)); shiftCurr = max - shiftCurr; x = exp(x - shiftCurr lane c % 8); the sum
+// (NewReduceSumLastNDImpl into expSum, or update into meanTmp: accumulators, in-place BlockReduce
+// and Brcb for M > 1 reading the statistics' floats past the M sums); update: BroadCastLastImpl of
+// maxTmp's reduceM rows over the first 16 reduceM floats of x.
 #pragma once
 
 #include <cstdint>
@@ -204,7 +204,7 @@ class FlashV3Scratch {
     // The row max (its footprint in tmpBuffer1 is the sum's): maxTmp's first rs floats; then
     // maxTmp = em with update.
     for (uint32_t r = 0; r < m; ++r) {
-      const float mx = RowMax(&w_[uint64_t{r} * d_.k], d_.k);
+      const float mx = NdRowMax(&w_[uint64_t{r} * d_.k], d_.k, m);
       for (uint32_t j = 0; j < 8; ++j) At(maxTmp_ + uint64_t{r} * 8 + j) = mx;
     }
     for (uint64_t q = 0; q < rs; ++q) {
