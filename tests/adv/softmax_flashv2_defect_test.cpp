@@ -119,6 +119,10 @@ TEST(SoftmaxFlashV2Api, BasicBlockTilingsTheDeviceComputesWronglyAreRefusedInChe
   // 8 rows of K = 2048 (as of 4096, which do not fit the UB with their dst): the Sub's repeat
   // stride K / 8 = 256 blocks wraps too (and the Exp's 256 repeats); K = 1984 fits both.
   ExpectDefect<float, false>(8, 2048, 8, 8, 1984, 8, "repeat stride");
+  // Splits not a multiple of 8 rows (session 23): ceil(splitM / 8) * 8 rows of statistics.
+  ExpectDefect<float, false>(32, 64, 12, 32, 64, 8, "not a multiple of 8");
+  ExpectDefect<float, true>(32, 256, 12, 32, 256, 16, "not a multiple of 8");
+  ExpectDefect<half, true>(32, 256, 12, 32, 256, 16, "not a multiple of 8");
 }
 
 }  // namespace

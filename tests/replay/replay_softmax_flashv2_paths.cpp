@@ -185,9 +185,13 @@ bool ReplayFlashV2BasicScratch(const SmxTiling& t, bool update, const FlashV2Bas
                                uint8_t* scratch, uint32_t bytes, bool on2002) {
   const uint32_t m = t.splitM, k = t.splitK;
   // Not replayed: splitM above 255 (the uint8_t splitM of the Sub and the reductions) and the
-  // Sub's repeat stride splitK / 8 past 255 blocks (its rows overlap).
-  if (m == 0 || m % kBlk != 0 || t.rangeM == 0 || k % kRep != 0 || t.reduceK != kBlk ||
-      t.reduceSize != m * kBlk || t.splitSize != m * k || m > 255 || k / kBlk > 255) {
+  // Sub's repeat stride splitK / 8 past 255 blocks (its rows overlap). Session 23 (bb): splitM
+  // not a multiple of 8 runs as the kit's instructions do: the last BlockReduce's ceil(M / 8)
+  // repeats read tmpBuffer1's floats past the split's 8 M (what the scratch held), the Brcbs
+  // and the update's reduceCeilValue repeats write 64 ceil(M / 8) floats of each statistic
+  // (io's arrays must hold them past the last split), split by split in order.
+  if (m == 0 || t.rangeM == 0 || k % kRep != 0 || t.reduceK != kBlk || t.reduceSize != m * kBlk ||
+      t.splitSize != m * k || m > 255 || k / kBlk > 255) {
     return false;
   }
   Image im;

@@ -49,8 +49,12 @@ struct FlashV2BasicIo {
 // Runs the tiling's rangeM splits (splitM rows of splitK = srcK columns, a multiple of 64) over
 // `scratch` (bytes long, read as floats: what the kit leaves there) and io, the wrapped repeat
 // counts and the 8-row K = 1024 reductions included. Returns false where the replay does not
-// cover the tiling (splitM not a multiple of 8 or above 255, rangeM 0, srcK not a multiple of 64
-// or above 2040, reduceK other than 8) or the kit writes past the scratch.
+// cover the tiling (splitM above 255, rangeM 0, srcK not a multiple of 64 or above 2040, reduceK
+// other than 8) or the kit writes past the scratch. Session 23 (bb, who also changed lngrad;
+// the same files read again): splitM not a multiple of 8 is replayed (the statistics arrays must
+// hold (rangeM - 1) * 8 M + 64 ceil(M / 8) floats: the Brcbs' and the update's reduceCeilValue
+// repeats write that far, into the next split's rows, whose inExpSum the update's Mul changes
+// before that split reads it).
 bool ReplayFlashV2BasicScratch(const SmxTiling& t, bool update, const FlashV2BasicIo& io,
                                uint8_t* scratch, uint32_t bytes, bool on2002 = false);
 

@@ -12,7 +12,9 @@
 // unchecked, where lngrad follows the kit: FloatDataShapesTheDeviceGetsWrong. Session 22: half
 // data with half and with float statistics (HalfData, HalfDataFloatStatistics: scratch and every
 // output against ReplayFlashV2BasicScratchHalf; scratch sizes for 8 and 24 rows and the maximum,
-// capped at 96 KiB).
+// capped at 96 KiB). Session 23 (bb): float data in splits not a multiple of 8 rows, unchecked
+// (FloatDataSplitsNotAMultipleOf8Rows; the statistics' ceil(splitM / 8) * 8 rows inside the
+// tensors) and K = 1024 in splits of fewer than 8 rows (FloatDataK1024InSplitsOfFewerThan8Rows).
 // Session 24: every sweep and the defect shapes again on arch 2002 (Ascend310P1), against the
 // replay's 2002 branches (On2002MatchesTheKitsBufferByteForByte); the operands' row 5 is negative
 // with an inMax of -0 (2002's Adds of 0 gives +0, 2201's Copy keeps -0).
@@ -231,9 +233,10 @@ Io Operands(const Shape& s, uint32_t seed, bool ties) {
 // The basic-block tilings the kit's sequence computes wrongly (written from
 // softmax_flashv2_block_reduce_impl.h and softmax_flashv2_basic_block_impl.h): splitK 1024 with
 // splitM other than 8 (its reductions cover 8 rows), the uint8_t repeatTimes splitSize / 64
-// past 255. lngrad's checked mode refuses them (softmax_device_defect); compared unchecked.
+// past 255, splitM not a multiple of 8 (session 23: ceil(M / 8) * 8 rows of statistics). lngrad's
+// checked mode refuses them (softmax_device_defect); compared unchecked.
 bool KitGetsBasicWrong(const SoftMaxTiling& t) {
-  return (t.splitK == 1024 && t.splitM != 8) || t.splitSize / 64 > 255;
+  return (t.splitK == 1024 && t.splitM != 8) || t.splitSize / 64 > 255 || t.splitM % 8 != 0;
 }
 
 // A caller's tiling of the shape in splits of `rows` rows (the fields the host tiling fills).
@@ -258,6 +261,16 @@ int Check(const Shape& s, uint32_t tmpBytes, uint32_t seed, uint32_t rows = 0, b
     if (rows != 0) SplitInto(t, s, rows);
     const lngrad::aicore::test::CheckedModeScope mode(lngrad::aicore::CheckedMode() &&
                                                       !KitGetsBasicWrong(t));
+    // Splits not a multiple of 8 rows: compared where the last split's ceil(M / 8) * 8 rows of
+    // statistics stay inside the tensors (lngrad follows the device there only).
+    if (t.rangeM != 0 &&
+        (t.rangeM - 1) * t.reduceSize + (t.splitM + 7) / 8 * 64 > uint64_t{s.m} * 8) {
+      continue;
+    }
+    // K = 1024 with splitM below 8: its reductions read 8 rows of src and dst from the split on.
+    if (t.rangeM != 0 && s.k == 1024 && t.splitM < 8 && (t.rangeM - 1) * t.splitM + 8 > s.m) {
+      continue;
+    }
     SmxTiling mt;
     std::memcpy(&mt, &t, sizeof mt);
     const Io in = Operands(s, seed, ties);
@@ -554,4 +567,48 @@ TEST(SoftmaxFlashV2BasicScratchReplay, On2002MatchesTheKitsBufferByteForByte) {
   EXPECT_EQ(HalfDefects(), 48);
   EXPECT_EQ(FloatDefects(), 32);
   g2002 = false;
+}
+
+// Float data in splits not a multiple of 8 rows, unchecked (session 23, bb): the last
+// BlockReduce's ceil(M / 8) repeats take tmpBuffer1's floats past the split's 8 M (what the
+// buffer held: 0xa5 bytes, or the earlier split's), the Brcbs and the update's 64-float repeats
+// write ceil(M / 8) * 8 rows of each statistic, into the next split's rows (whose inExpSum the
+// update multiplies before that split reads it) and past the last split's (tail rows here: the
+// shapes keep them inside the tensors). Each BasicBlockReduce branch but K = 1024; K = 1536 also
+// wraps the Exp's repeats (288). The smaller buffer holds the no-update footprint (64 M + 8
+// ceil(M / 8) floats) but not the update's (64 M + 64 ceil(M / 8)): that one is not compared.
+TEST(SoftmaxFlashV2BasicScratchReplay, FloatDataSplitsNotAMultipleOf8Rows) {
+  struct Case {
+    Shape s;
+    uint32_t rows;
+  };
+  const Case cases[] = {{{16, 128}, 6},  {{16, 64}, 12},  {{32, 64}, 12},  {{24, 512}, 20},
+                        {{32, 640}, 12}, {{16, 576}, 12}, {{16, 768}, 12}, {{32, 256}, 12}};
+  uint32_t seed = 9900;
+  int covered = 0;
+  for (const Case& c : cases) {
+    covered += Check(c.s, RowsBytes(c.rows), seed += 10, c.rows);
+    covered += Check(c.s, RowsBytes(c.rows) + 4096, seed += 10, c.rows);
+  }
+  EXPECT_EQ(covered, 48) << "cases the replay covers";
+}
+
+// K = 1024 in splits of fewer than 8 rows, unchecked (session 23, bb): SpecialBasicBlock{Max,Add}
+// Impl's fixed repeats reduce 8 rows of src (the max) and of dst (the sum) from the split on (rows
+// past the split: the next split's src, dst as before the call; the shapes keep them inside the
+// tensors) through 1024 work floats, and the Brcbs write 8 rows of statistics. Buffers of 1024
+// floats (the footprint) and of the split's rows plus 4096 bytes.
+TEST(SoftmaxFlashV2BasicScratchReplay, FloatDataK1024InSplitsOfFewerThan8Rows) {
+  struct Case {
+    Shape s;
+    uint32_t rows;
+  };
+  const Case cases[] = {{{16, 1024}, 6}, {{16, 1024}, 7}, {{8, 1024}, 5}, {{8, 1024}, 7}};
+  uint32_t seed = 9950;
+  int covered = 0;
+  for (const Case& c : cases) {
+    covered += Check(c.s, 4096, seed += 10, c.rows);
+    covered += Check(c.s, RowsBytes(c.rows) + 4096, seed += 10, c.rows);
+  }
+  EXPECT_EQ(covered, 32) << "cases the replay covers";
 }

@@ -338,6 +338,32 @@ TEST(ScratchInitcheck, SoftmaxFlashV2IsModelledNotMarked) {
   }
 }
 
+// Session 23 (bb): SoftmaxFlashV2 isBasicBlock, float data, in splits not a multiple of 8 rows
+// (refused in checked mode, softmax_device_defect): unchecked, the work buffer is what the kit's
+// sequence leaves (softmax_flashv2_paths.h FlashV2BasicScratch's device mode;
+// replay.SoftmaxFlashV2BasicScratchReplay.FloatDataSplitsNotAMultipleOf8Rows), so reading it
+// after the call is clean. [8, 128] in one split of 6 rows (its statistics' 8 rows in the tensors).
+TEST(ScratchInitcheck, SoftmaxFlashV2BasicSplitsNotAMultipleOf8IsModelledNotMarked) {
+  const lngrad::aicore::test::CheckedModeScope unchecked(false);
+  const SoftMaxShapeInfo shape{8, 128, 8, 128};
+  for (const bool update : {false, true}) {
+    ExpectClean(
+        RunScratch(k910, san::kAllTools, Then::kRead, [update, &shape](Ops& o) {
+          SoftMaxTiling t;
+          SoftMaxFlashV2TilingFunc(ge::Shape({8, 128}), 4, 4, kTmpBytes, t, update, true);
+          t.splitM = t.reduceM = 6, t.reduceSize = 48, t.splitSize = 768, t.rangeM = 1;
+          t.tailM = 2, t.tailSplitSize = 256, t.tailReduceSize = 16;
+          if (update) {
+            SoftmaxFlashV2<float, true, false, true>(F(o.a), F(o.c), F(o.d), F(o.b), F(o.c)[512],
+                                                     F(o.c)[256], F(o.d)[256], o.tmp, t, shape);
+          } else {
+            SoftmaxFlashV2<float, false, false, true>(F(o.a), F(o.c), F(o.d), F(o.b), F(o.c)[512],
+                                                      F(o.c), F(o.d), o.tmp, t, shape);
+          }
+        }).r);
+  }
+}
+
 // SoftmaxFlashV2 in SOFTMAX_OUTPUT_WITHOUT_BRC mode, the generic path on 2201, writes what the
 // kit's M1 sequence leaves in its work buffer (softmax_flashv2_nobrc_device.h;
 // replay.SoftmaxFlashV2M1WorkReplay.*): float data and half data with half statistics (both

@@ -28,24 +28,32 @@
 // 16 a row, the pairs of blocks combined into 8 a row, then dst; K = 64: BlockReduce into 8 a
 // row; K above 512: each row's first 512 block-reduced into 64 lanes, then chunks 8.. as
 // op(chunk, acc); else chunk 0 op chunk 1, then op(acc, chunk) (M > K / 64); those 64-lane rows
-// then BlockReduce-d in place and into dst. Covered: splitM a multiple of 8 up to 255, splitK up
-// to 2040, rangeM >= 1, the tiling made for the shape, a footprint inside the buffer; elsewhere
-// Active() is false and the buffer stays marked (the M1 mode too). 2002 (membase/v200 includes
-// the same membase/common file, whose isBasicBlock branch it takes: not the generic loop) differs
-// only where its `__NPU_ARCH__ == 2002` branches do: each Brcb is a loop of AlignedBrcbImpl (a
-// group's 8 values read as scalars, each Duplicated over 8 or 16 floats: the same bytes), and the
-// Copies of inMax (float statistics) and of expMax (half data with float statistics, two
-// Counter-mode Adds) are Adds of 0, so a -0 arrives as +0 (Moved).
+// then BlockReduce-d in place and into dst. Covered: splitM up to 255 (half data, and float data
+// on 2002: a multiple of 8), splitK up to 2040, rangeM >= 1, the tiling made for the shape, a
+// footprint inside the buffer (and, float data in splits not a multiple of 8 rows, the
+// statistics' ceil(M / 8) * 8 rows of the last split inside the tensors, for K = 1024 its 8 rows
+// of src and dst too); elsewhere Active() is false and the buffer stays marked (the M1 mode too).
+// 2002 (membase/v200 includes the same membase/common file, whose isBasicBlock branch it takes:
+// not the generic loop) differs only where its `__NPU_ARCH__ == 2002` branches do: each Brcb is a
+// loop of AlignedBrcbImpl (a group's 8 values read as scalars, each Duplicated over 8 or 16
+// floats: the same bytes), and the Copies of inMax (float statistics) and of expMax (half data
+// with float statistics, two Counter-mode Adds) are Adds of 0, so a -0 arrives as +0 (Moved).
 //
 // FlashV2BasicDefect (session 21): the tilings the device computes wrongly, refused in checked
 // mode (softmax_device_defect, every data type): K = 1024 with splitM other than 8 (the fixed
-// 8-row reductions), splitM above 255, splitK / 8 past 255 blocks with several rows, BigBlock's
-// splitK / 64 - 8 past 255, splitSize / 64 past 255 (the Exp's uint8_t repeatTimes; for K = 512
-// also the first BlockReduce's 8 M). Unchecked, inside the coverage above, the scratch runs in
-// device mode for K = 1024 with splitM above 8 and the wrapped Exp: DeviceSplit writes the
-// outputs as the kit's float sequence leaves them (stale floats: what the UB holds there); half
-// data (session 22) in HalfSplit, the wrapped repeats cutting its Casts of src and dst too. The
-// other refused tilings keep lngrad's rows.
+// 8-row reductions), splitM not a multiple of 8 (session 23), splitM above 255, splitK / 8 past 255
+// blocks with several rows, BigBlock's splitK / 64 - 8 past 255, splitSize / 64 past 255 (the Exp's
+// uint8_t repeatTimes; for K = 512 also the first BlockReduce's 8 M). Unchecked, inside the
+// coverage above, the scratch runs in device mode for K = 1024 with splitM above 8 and the wrapped
+// Exp: DeviceSplit writes the outputs as the kit's float sequence leaves them (stale floats: what
+// the UB holds there); half data (session 22) in HalfSplit, the wrapped repeats cutting its Casts
+// of src and dst too. Session 23 (bb): float data in splits not a multiple of 8 rows in DeviceSplit
+// (ceil(M / 8) * 8 rows of statistics from the reductions' stale floats, written split by split
+// into the next split's rows; the update's inExpSum product read by the next split) and K = 1024
+// with splitM below 8 (8 rows of src and dst reduced from the split on: the next rows as the
+// device finds them, dst as before the call), where those rows stay inside the tensors. Session
+// 24 (bb2): where max is inMax or expSum is inExpSum (one tensor), the next split reads the rows
+// its predecessor wrote past its own (Follow). The other refused tilings keep lngrad's rows.
 #pragma once
 
 #include <algorithm>
@@ -153,6 +161,13 @@ inline std::string FlashV2BasicDefect(const AscendC::tiling::SoftMaxTiling& t) {
                         std::to_string(m) + " rows)") +
            "; use a tiling with splitM 8";
   }
+  if (m % 8 != 0) {
+    return "splitM " + std::to_string(m) +
+           " is not a multiple of 8: its reductions and Brcbs give ceil(splitM / 8) * 8 rows of "
+           "statistics, the rows past the split from stale work-buffer floats (with update the "
+           "next split's inExpSum is multiplied by them before that split reads it; the last "
+           "split's past its rows); use splitM a multiple of 8";
+  }
   if (m > 255) {
     return "splitM " + std::to_string(m) +
            " is the uint8_t repeat count of its Sub and block reductions (taken mod 256); use "
@@ -205,15 +220,20 @@ class FlashV2BasicScratch {
     const NpuArch arch = detail::rep::RunningArch();
     v200_ = arch == NpuArch::k2002;
     on_ = on && (arch == NpuArch::k2201 || v200_) && tmp.HostPtr() != nullptr && t.srcM == d.m &&
-          t.srcK == d.k && t.splitK == d.k && d.k % kLanes == 0 && m != 0 && m % 8 == 0 &&
-          t.rangeM != 0 && t.reduceK == ls && t.reduceSize == m * ls && t.splitSize == m * d.k &&
-          m <= 255 && d.k <= 2040 && (ls == 8 || half);
+          t.srcK == d.k && t.splitK == d.k && d.k % kLanes == 0 && m != 0 && t.rangeM != 0 &&
+          t.reduceK == ls && t.reduceSize == m * ls && t.splitSize == m * d.k && m <= 255 &&
+          d.k <= 2040 && (ls == 8 || half) && (m % 8 == 0 || !(half || v200_));
     // The defects it follows (unchecked): K = 1024 with splitM above 8, the Exp's repeats
-    // wrapped (half data: its Casts too); inside the buffer (float data 72 M floats, half data
+    // wrapped (half data: its Casts too), float data in splits not a multiple of 8 rows (Begin:
+    // where the ceil(M / 8) * 8 rows of statistics stay inside the tensors); inside the buffer
+    // (float data 64 M + 64 ceil(M / 8) floats, without update 64 M + 8 ceil(M / 8), and
+    // K = 1024's 1024 work floats; half data
     // splitSize + reduceSize + 64 M, 1024 for K = 1024) so that the stale floats read are the UB's.
     device_ = on_ && !FlashV2BasicDefect(t).empty();
     const uint64_t reach =
-        half ? uint64_t{t.splitSize} + t.reduceSize + std::max(64u * m, 1024u) : uint64_t{m} * 72;
+        half ? uint64_t{t.splitSize} + t.reduceSize + std::max(64u * m, 1024u)
+             : std::max<uint64_t>(uint64_t{m} * 64 + (update ? StatFloats() : StatFloats() / 8),
+                                  d.k == 1024 ? 1024 : 0);
     if (device_ && reach > tmp.View().size_bytes / 4) on_ = device_ = false;
   }
   bool Active() const { return on_; }
@@ -239,10 +259,24 @@ class FlashV2BasicScratch {
       io_ = {a.src.HostPtr(),    a.dst.HostPtr(),      a.expSum.HostPtr(), a.max.HostPtr(),
              a.expMax.HostPtr(), a.inExpSum.HostPtr(), a.inMax.HostPtr()};
       const uint64_t rows = uint64_t{t_.rangeM} * t_.splitM;
-      src_.assign(io_.src, io_.src + rows * k_);
-      if (update_) inMax_.assign(io_.inMax, io_.inMax + rows * 8);
-      if (device_ && update_) inSum_.assign(io_.inExpSum, io_.inExpSum + rows * 8);
-      if (device_ && !update_) dst_.assign(io_.dst, io_.dst + rows * k_);
+      // The statistics floats the kit's Brcbs and reduceCeilValue repeats reach (past the last
+      // split's rows where splitM is not a multiple of 8): followed inside the tensors only.
+      const uint64_t sr = (rows - t_.splitM) * 8 + StatFloats();
+      const uint64_t cap = std::min<uint64_t>(
+          {a.max.GetSize(), a.expSum.GetSize(), update_ ? a.expMax.GetSize() : sr,
+           update_ ? a.inExpSum.GetSize() : sr, update_ ? a.inMax.GetSize() : sr});
+      // K = 1024 with splitM below 8: the reductions read 8 rows of src and of dst from the
+      // split on (past the last split's rows: followed inside the tensors only).
+      const uint64_t xr = (rows + (k_ == 1024 && t_.splitM < 8 ? 8 - t_.splitM : 0)) * k_;
+      if (sr > cap || xr > std::min<uint64_t>(a.src.GetSize(), a.dst.GetSize())) {
+        on_ = device_ = false;
+        return;
+      }
+      statReach_ = sr;
+      src_.assign(io_.src, io_.src + xr);
+      if (update_) inMax_.assign(io_.inMax, io_.inMax + sr);
+      if (device_ && update_) inSum_.assign(io_.inExpSum, io_.inExpSum + sr);
+      if (device_) dst_.assign(io_.dst, io_.dst + xr);
     }
   }
 
@@ -256,6 +290,9 @@ class FlashV2BasicScratch {
     img_.assign(n_ + 2048 + t_.splitSize + uint64_t{t_.splitM} * kLanes * 2, 0.0f);
     std::memcpy(img_.data(), tmp_.HostPtr(), bytes);
     written_.assign(n_, false);
+    // Device mode, float data: dst as before the call, so that a split's 8-row K = 1024
+    // reductions read the next rows' bytes as the device finds them.
+    if (device_ && !half_) std::copy(dst_.begin(), dst_.end(), io_.dst);
     for (uint32_t s = 0; s < t_.rangeM; ++s)
       half_ ? HalfSplit(s) : device_ ? DeviceSplit(s) : Split(s);
     if (high_ > n_) {  // the kit's footprint passes the buffer's end: left marked
@@ -265,6 +302,11 @@ class FlashV2BasicScratch {
     std::memcpy(tmp_.HostPtr(), img_.data(), bytes);
     san::Instr rec(Pipe::kV, api, loc);
     if (!rec) return;
+    if (device_ && !half_) {  // the statistics rows the Brcbs write past the split's (float data)
+      const uint64_t b = statReach_ * 4;
+      rec.Write(io_.max, b), rec.Write(io_.expSum, b);
+      if (update_) rec.Write(io_.expMax, b), rec.Write(io_.inExpSum, b);
+    }
     for (uint64_t i = 0; i < n_;) {  // the runs of floats written
       if (!written_[i]) {
         ++i;
@@ -455,7 +497,7 @@ class FlashV2BasicScratch {
   void DeviceSplit(uint32_t s) {
     const uint32_t m = t_.splitM;
     const uint64_t b2 = uint64_t{m} * kLanes, o1 = uint64_t{s} * t_.splitSize;
-    const uint64_t o2 = uint64_t{s} * t_.reduceSize, rs = t_.reduceSize;
+    const uint64_t o2 = uint64_t{s} * t_.reduceSize, rs = StatFloats();
     const uint64_t expN = uint64_t{static_cast<uint8_t>(t_.splitSize / kLanes)} * kLanes;
     const float* x = src_.data() + o1;
     float* dst = io_.dst + o1;
@@ -474,17 +516,40 @@ class FlashV2BasicScratch {
     float* in = W(b2, rs);  // Copy (2002: Adds 0) of inMax
     for (uint64_t p = 0; p < rs; ++p) in[p] = Moved(inMax_[o2 + p]);
     for (uint64_t p = 0; p < rs; ++p) mx[p] = in[p] > img_[p] ? in[p] : img_[p];
+    Follow(mx, rs);
     for (uint64_t i = 0; i < t_.splitSize; ++i) dst[i] = x[i] - mx[i / k_ * 8 + i % 8];
     for (uint64_t p = 0; p < rs; ++p) in[p] = in[p] - mx[p];
     for (uint64_t p = 0; p < rs; ++p) io_.expMax[o2 + p] = ExpOf(in[p]);
+    Follow(io_.expMax + o2, rs);
     for (uint64_t i = 0; i < expN; ++i) dst[i] = ExpOf(dst[i]);
     Reduce(true, b2 / 2, dst);
     Brcb(0, b2 / 2);
-    for (uint64_t p = 0; p < rs; ++p) {
-      io_.inExpSum[o2 + p] = io_.expMax[o2 + p] * inSum_[o2 + p];
+    for (uint64_t p = 0; p < rs; ++p) {  // the next split reads inSum_ as this one leaves it
+      inSum_[o2 + p] = io_.inExpSum[o2 + p] = io_.expMax[o2 + p] * inSum_[o2 + p];
       io_.expSum[o2 + p] = io_.inExpSum[o2 + p] + img_[p];
     }
+    Follow(io_.expSum + o2, rs);
   }
+
+  // Splits not a multiple of 8 rows write statistics rows that the next split reads: where an
+  // output is the input tensor too (max as inMax, expSum as inExpSum, as the kit's in-place
+  // update is called), the next split reads what this one wrote there, so the snapshots of
+  // inMax and inExpSum take the n floats written at p where they lie inside those tensors.
+  void Follow(const float* p, uint64_t n) {
+    FollowInto(inMax_, io_.inMax, p, n);
+    FollowInto(inSum_, io_.inExpSum, p, n);
+  }
+  static void FollowInto(std::vector<float>& snap, const float* base, const float* p, uint64_t n) {
+    const auto at = [](const float* q) { return reinterpret_cast<std::uintptr_t>(q); };
+    for (uint64_t i = 0; i < n && !snap.empty(); ++i) {
+      const std::uintptr_t q = at(p + i);
+      if (q >= at(base) && q < at(base + snap.size())) snap[(q - at(base)) / 4] = p[i];
+    }
+  }
+
+  // The statistics floats a split's Brcbs (and the update's reduceCeilValue repeats) write:
+  // 64 ceil(M / 8), reduceSize where splitM is a multiple of 8.
+  uint64_t StatFloats() const { return uint64_t{(t_.splitM + 7) / 8} * kLanes; }
 
   struct Io {
     float *src = nullptr, *dst = nullptr, *expSum = nullptr, *max = nullptr, *expMax = nullptr,
@@ -500,7 +565,7 @@ class FlashV2BasicScratch {
   void* out_[4] = {};  // device mode, half data: dst, max, expSum, expMax
   std::vector<uint16_t> dstRaw_;
   std::vector<bool> written_;
-  uint64_t n_ = 0, high_ = 0;
+  uint64_t n_ = 0, high_ = 0, statReach_ = 0;
 };
 
 }  // namespace lngrad::aicore::softmax_detail
