@@ -16,7 +16,10 @@
 // loop and its constant-shape config path on splits that do not wrap, checked and unchecked:
 // results, expMax and work buffer (session 23); its update with inMax lanes that differ within a
 // row through both overloads (session 23, l0), also with a tiling whose pieces pass the buffer
-// (the row model; session 24, l0c).
+// (the row model; session 24, l0c). The update's -0 inMax rows (session 24, mz; Initial): 2002's
+// float update stores the max with Adds 0 (+0), half data with float statistics copies inMax with
+// Adds 0 but only into exp(inMax - max) (both zeros give 1), the rest reads inMax and inExpSum (-0
+// too) directly: lngrad already follows all three overloads.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -110,9 +113,11 @@ std::vector<uint8_t> AsBytes(const std::vector<T>& v) {
 }
 
 // Row r % 7 == 3: its maximum -0 (every third reduced column -0, the others negative, -0 at the
-// first column of the tail too); r % 7 == 5: a NaN at column (r * 13) % oriK.
+// first column of the tail too); r % 7 == 5: a NaN at column (r * 13) % oriK; update (the
+// SoftmaxFlashV2 update's -0 inMax rows, Initial): r % 7 == 6 all negative, so inMax's -0 is its
+// new max.
 template <class T>
-std::vector<T> Source(const Shape& s, uint32_t seed) {
+std::vector<T> Source(const Shape& s, uint32_t seed, bool update = false) {
   std::vector<T> v = softmax_replay_test::Inputs<T>(seed, s);
   const float pad[] = {NAN, INFINITY, -INFINITY, 0.0f, -0.0f, 1e-40f, -3e-39f, 2.5f};
   for (uint32_t r = 0; r < s.m; ++r) {
@@ -124,6 +129,9 @@ std::vector<T> Source(const Shape& s, uint32_t seed) {
       if (s.oriK % 64 != 0) row[s.oriK / 64 * 64] = rp::FromFloat<T>(-0.0f);
     }
     if (r % 7 == 5) row[(r * 13) % s.oriK] = rp::FromFloat<T>(NAN);
+    for (uint32_t c = 0; update && r % 7 == 6 && c < s.oriK; ++c) {
+      row[c] = rp::FromFloat<T>(-0.5f - std::fabs(rp::ToFloat(row[c])));
+    }
     for (uint32_t c = s.oriK; c < s.k; ++c) row[c] = rp::FromFloat<T>(pad[(r + c) % 8]);
   }
   return v;
@@ -132,7 +140,7 @@ std::vector<T> Source(const Shape& s, uint32_t seed) {
 template <class T, class S>
 Mem Initial(const Shape& s, const Case& c, uint32_t statElems, uint32_t seed) {
   Mem m;
-  m.src = AsBytes(Source<T>(s, seed));
+  m.src = AsBytes(Source<T>(s, seed, IsUpdate(c.api)));
   std::vector<T> dst(uint64_t{s.m} * s.k + kPast);
   for (size_t i = 0; i < dst.size(); ++i) {
     dst[i] = rp::FromFloat<T>(-100.0f - static_cast<float>(i % 500));
@@ -145,6 +153,14 @@ Mem Initial(const Shape& s, const Case& c, uint32_t statElems, uint32_t seed) {
       const bool in = c.api == Api::kSimple || IsUpdate(c.api);  // read as inputs
       max[i] = rp::FromFloat<S>(in ? 2.0f - 0.25f * static_cast<float>(i % 40)
                                    : -700.0f - 0.25f * static_cast<float>(i));
+      // The update's -0 inMax rows: r % 7 == 3 (the row's own max -0, or +0 where 2002's Adds
+      // stored it) and 6 (negative: the new max is inMax's -0, 2002's float Adds stores +0);
+      // inExpSum -0 on rows r % 7 == 3.
+      const uint32_t row = static_cast<uint32_t>(i / (statElems / s.m));
+      if (IsUpdate(c.api) && i < statElems && (row % 7 == 3 || row % 7 == 6)) {
+        max[i] = rp::FromFloat<S>(-0.0f);
+        if (row % 7 == 3) sum[i] = rp::FromFloat<S>(-0.0f);
+      }
     }
     m.sum = AsBytes(sum);
     m.max = AsBytes(max);

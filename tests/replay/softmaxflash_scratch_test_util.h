@@ -53,7 +53,8 @@ float Wide(T v) {
 }
 
 // Rows: r % 6 == 1 a NaN at column 0, == 2 signed zeros only (-0 first), == 3 specials (inf,
-// subnormals, -0) at random columns, == 4 a NaN in the tail columns; the others in [-8, 8).
+// subnormals, -0) at random columns, == 4 a NaN in the tail columns, == 5 in (-8.5, -0.5] (an
+// inMax of -0 is their max, Operands); the others in [-8, 8).
 inline std::vector<float> Source(uint32_t seed, const Shape& s) {
   std::mt19937 gen(seed);
   std::uniform_real_distribution<float> d(-8.0f, 8.0f);
@@ -74,6 +75,9 @@ inline std::vector<float> Source(uint32_t seed, const Shape& s) {
         break;
       case 4:
         row[s.oriK - 1 - gen() % (s.oriK < 5 ? s.oriK : 5)] = NAN;
+        break;
+      case 5:
+        for (uint32_t c = 0; c < s.k; ++c) row[c] = -0.5f - std::fabs(row[c]);
         break;
       default:
         break;
@@ -117,6 +121,9 @@ Io<T, S> Operands(const Shape& s, uint32_t seed, uint32_t lanesS, uint32_t lanes
   for (uint64_t i = 0; i < st; ++i) {
     if (i % 23 == 9) inMax[i] = NAN;
     if ((i / lanesS) % 6 == 2) inMax[i] = -INFINITY;  // the zero rows: max is the row's
+    // -0 (session 24): rows r % 6 == 5 (negative: the new max is -0, which 2002 moves with
+    // DataCopy as 2201 does, so it stays -0) and every other zero row.
+    if ((i / lanesS) % 6 == 5 || (i / lanesS) % 12 == 8) inMax[i] = -0.0f;
   }
   in.inMax = As<S>(inMax);
   return in;
