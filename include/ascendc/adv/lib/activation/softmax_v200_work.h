@@ -41,8 +41,9 @@
 // reductions wrap the same way but for oriSrcK in [64, 128) (V220Defect, one rule with
 // NdReduceDefect): refused in checked mode (CheckV220Defect; SoftMax's and SoftmaxFlashV2's
 // constant-shape config paths CheckConfigDefect); unchecked, SoftMax, LogSoftMax and SoftmaxFlash
-// without update follow the device (softmax_v220_device.h), SoftmaxFlashV2, SoftmaxFlashV3 and
-// the config paths not (open).
+// without update follow the device (softmax_v220_device.h), so does SoftmaxFlashV2's generic loop
+// (softmax_flashv2_v220_device.h, through FlashV2DeviceOn below); its WITHOUT_BRC loop,
+// SoftmaxFlashV3 and SoftMax's config path not (open).
 #pragma once
 
 #include <algorithm>
@@ -256,7 +257,8 @@ inline void CheckFlashV2V200Defect(bool generic, const AscendC::tiling::SoftMaxT
 // The 2201 generic loops (SoftMax, LogSoftMax, SoftmaxFlashV2's generic and WITHOUT_BRC loops,
 // SoftmaxFlashV3): CheckNdReduceDefect with V220Defect. Unchecked, SoftMax, LogSoftMax and
 // SoftmaxFlash without update follow the device's wrapped sequence (softmax_v220_device.h
-// SoftMaxWorkV220); SoftmaxFlashV2's loops and SoftmaxFlashV3 keep lngrad's rows (open).
+// SoftMaxWorkV220), as does SoftmaxFlashV2's generic loop (softmax_flashv2_v220_device.h
+// FlashV2WorkV220); its WITHOUT_BRC loop and SoftmaxFlashV3 keep lngrad's rows (open).
 inline void CheckV220Defect(const char* api, bool generic, const AscendC::tiling::SoftMaxTiling& t,
                             const Dims& d, uint32_t cfgK = 0) {
   CheckNdReduceDefect(api, NpuArch::k2201, generic, t, d, cfgK);
