@@ -6,6 +6,9 @@
 // softmax_flashv2_{common,no_update,update}_impl.h, membase/v220/softmax_common_impl/
 // softmax_common_{nd_reduce,broadcast}.h, softmax_common/softmax_common_{arithmetic,reduce}.h.
 // Read before lngrad's softmax_flash_scratch.h was written; no code shared with src/ or include/.
+// Session 24 (tie): WholeReduceMax / BlockReduceMax take lngrad's documented lane rule (first NaN,
+// else the first lane holding the maximum), as replay_softmax.cpp does; lngrad not changed
+// (v22's ReplayNewReduce2201 below keeps that rule).
 //
 // Session 24 (v22): the reductions are replay_softmax_scratch.h's ReplayNewReduce2201 (their
 // uint8_t operands as they wrap, session 23), and the replay hands back its results (dst,

@@ -1,4 +1,5 @@
-// SoftmaxFlashV2's isBasicBlock work buffer on 2201 (float data and statistics), replayed one
+// SoftmaxFlashV2's isBasicBlock work buffer on 2201 and 2002 (session 24: the `__NPU_ARCH__ ==
+// 2002` branches, AlignedBrcbImpl loops and Adds of 0 for the Copies), replayed one
 // vector instruction at a time over a float image of the scratch (see
 // replay_softmax_flashv2_paths.h for the files read). Built with lngrad_strict_fp: every
 // operation rounds alone.
@@ -93,7 +94,32 @@ void Brcb(Image& im, float* dst, const float* src, uint32_t repeat) {
   }
 }
 
+// 2002's branch instead: for (j < ceilM) AlignedBrcbImpl(dst[step j], src[8 j], per): the 8
+// values GetValue-d first, then Duplicate of value b over `per` floats at dst[step j + per b].
+void AlignedBrcbLoop(Image& im, float* dst, const float* src, uint32_t ceilM, uint32_t step,
+                     uint32_t per) {
+  for (uint32_t j = 0; j < ceilM; ++j) {
+    float scalars[kBlk];
+    for (uint32_t b = 0; b < kBlk; ++b) scalars[b] = src[kBlk * j + b];
+    for (uint32_t b = 0; b < kBlk; ++b) {
+      for (uint32_t l = 0; l < per; ++l) dst[step * j + per * b + l] = scalars[b];
+      im.Note(dst + step * j + per * b, per);
+    }
+  }
+}
+
+// The statistics broadcast of a split: Brcb(dst, src, ceilM, {1, 8}) on 2201, the
+// AlignedBrcbImpl loop (8 floats a value, groups 64 apart) on 2002.
+void BrcbArch(Image& im, float* dst, const float* src, uint32_t ceilM, bool on2002) {
+  if (on2002) {
+    AlignedBrcbLoop(im, dst, src, ceilM, kRep, kBlk);
+  } else {
+    Brcb(im, dst, src, ceilM);
+  }
+}
+
 float ExpOf(float x) { return static_cast<float>(std::exp(static_cast<double>(x))); }
+float AddsZero(float v) { return v + 0.0f; }  // 2002's Adds(dst, src, 0, n) for 2201's Copy
 
 // BasicBlockReduce{Max,Sum}Impl(dst, src, tmp, splitK / 64, m, k).
 void BasicReduce(Image& im, float* dst, const float* src, float* tmp, uint32_t m, uint32_t k,
@@ -156,7 +182,7 @@ void Unary(Image& im, float* dst, const float* src, uint64_t n, float (*f)(float
 }  // namespace
 
 bool ReplayFlashV2BasicScratch(const SmxTiling& t, bool update, const FlashV2BasicIo& io,
-                               uint8_t* scratch, uint32_t bytes) {
+                               uint8_t* scratch, uint32_t bytes, bool on2002) {
   const uint32_t m = t.splitM, k = t.splitK;
   // Not replayed: splitM above 255 (the uint8_t splitM of the Sub and the reductions) and the
   // Sub's repeat stride splitK / 8 past 255 blocks (its rows overlap).
@@ -179,11 +205,11 @@ bool ReplayFlashV2BasicScratch(const SmxTiling& t, bool update, const FlashV2Bas
     float* dst = io.dst + o1;
     if (!update) {  // SoftmaxFlashV2NoUpdateBasicBlock (float)
       BasicReduce(im, w + rows, src, w, m, k, MaxOf);
-      Brcb(im, io.max + o2, w + rows, ceilM);
+      BrcbArch(im, io.max + o2, w + rows, ceilM, on2002);
       SubRows(im, src, src, io.max + o2, m, k);
       Unary(im, dst, src, expN, ExpOf);
       BasicReduce(im, w + rows, dst, w, m, k, SumOf);
-      Brcb(im, io.expSum + o2, w + rows, ceilM);
+      BrcbArch(im, io.expSum + o2, w + rows, ceilM, on2002);
       continue;
     }
     // SoftmaxFlashV2BasicBlockImpl (float): tmpBuffer1 at 0, tmpBuffer2 at 64 m, tmpBuffer3 at
@@ -191,15 +217,19 @@ bool ReplayFlashV2BasicScratch(const SmxTiling& t, bool update, const FlashV2Bas
     float* b2 = w + rows;
     float* b3 = w + rows / 2;
     BasicReduce(im, b2, src, w, m, k, MaxOf);
-    Brcb(im, w, b2, ceilM);
-    Unary(im, b2, io.inMax + o2, uint64_t{rcv} * kRep, [](float v) { return v; });  // Copy
+    BrcbArch(im, w, b2, ceilM, on2002);
+    if (on2002) {  // Adds(tmpBuffer2, inMax, 0, reduceSize)
+      Unary(im, b2, io.inMax + o2, t.reduceSize, AddsZero);
+    } else {
+      Unary(im, b2, io.inMax + o2, uint64_t{rcv} * kRep, [](float v) { return v; });  // Copy
+    }
     Binary(im, io.max + o2, b2, w, rcv, kDense, MaxOf);
     SubRows(im, dst, src, io.max + o2, m, k);
     Binary(im, b2, b2, io.max + o2, rcv, kDense, [](float a, float b) { return a - b; });
     Unary(im, io.expMax + o2, b2, uint64_t{rcv} * kRep, ExpOf);
     Unary(im, dst, dst, expN, ExpOf);
     BasicReduce(im, b3, dst, w, m, k, SumOf);
-    Brcb(im, w, b3, ceilM);
+    BrcbArch(im, w, b3, ceilM, on2002);
     Binary(im, io.inExpSum + o2, io.expMax + o2, io.inExpSum + o2, rcv, kDense,
            [](float a, float b) { return a * b; });
     Binary(im, io.expSum + o2, io.inExpSum + o2, w, rcv, kDense, SumOf);
@@ -222,12 +252,22 @@ void Brcb16(Image& im, float* dst, const float* src, uint32_t repeat) {
   }
 }
 
-// Cast<half, float> (FLOAT2HALF_ROUND_MODE) of n floats into T, or a float store.
+// Half statistics: Brcb16 on 2201; on 2002 AlignedBrcbImpl(tmpBuffer1[128 j], src[8 j], 16).
+void Brcb16Arch(Image& im, float* dst, const float* src, uint32_t repeat, bool on2002) {
+  if (on2002) {
+    AlignedBrcbLoop(im, dst, src, repeat, 2 * kRep, 2 * kBlk);
+  } else {
+    Brcb16(im, dst, src, repeat);
+  }
+}
+
+// Cast<half, float> (FLOAT2HALF_ROUND_MODE: 2201's CAST_ROUND, nearest with ties away; 2002's
+// membase/v200 CAST_NONE, nearest even) of n floats into T, or a float store.
 template <class T>
-void Store(T* dst, const float* src, uint64_t n) {
+void Store(T* dst, const float* src, uint64_t n, bool on2002) {
   for (uint64_t i = 0; i < n; ++i) {
     if constexpr (std::is_same_v<T, Half>) {
-      dst[i] = FloatToHalfRoundAway(src[i]);
+      dst[i] = on2002 ? FloatToHalf(src[i]) : FloatToHalfRoundAway(src[i]);
     } else {
       dst[i] = src[i];
     }
@@ -255,7 +295,7 @@ float MulOf(float a, float b) { return a * b; }
 
 template <class S>
 bool ReplayFlashV2BasicScratchHalf(const SmxTiling& t, bool update, const FlashV2BasicHalfIo<S>& io,
-                                   uint8_t* scratch, uint32_t bytes) {
+                                   uint8_t* scratch, uint32_t bytes, bool on2002) {
   constexpr bool kHalfStats = std::is_same_v<S, Half>;
   constexpr uint32_t ls = kHalfStats ? 16 : 8;
   const uint32_t m = t.splitM, k = t.splitK;
@@ -284,73 +324,77 @@ bool ReplayFlashV2BasicScratchHalf(const SmxTiling& t, bool update, const FlashV
     if (!update) {
       BasicReduce(im, b2, b0, b1, m, k, MaxOf);
       if constexpr (kHalfStats) {
-        Brcb16(im, b1, b2, ceilM);
-        Store(io.max + o2, b1, rn);
+        Brcb16Arch(im, b1, b2, ceilM, on2002);
+        Store(io.max + o2, b1, rn, on2002);
         SubRowsPitch(im, b0, b1, m, k, 2 * kBlk);
       } else {
-        Brcb(im, stat.data(), b2, ceilM);  // into maxTensor
-        Store(io.max + o2, stat.data(), rs);
+        BrcbArch(im, stat.data(), b2, ceilM, on2002);  // into maxTensor
+        Store(io.max + o2, stat.data(), rs, on2002);
         SubRowsPitch(im, b0, stat.data(), m, k, kBlk);
       }
       Unary(im, b0, b0, expN, ExpOf);
-      Store(io.dst + o1, b0, expN);
+      Store(io.dst + o1, b0, expN, on2002);
       BasicReduce(im, b2, b0, b1, m, k, SumOf);
       if constexpr (kHalfStats) {
-        Brcb16(im, b1, b2, ceilM);
-        Store(io.expSum + o2, b1, rn);
+        Brcb16Arch(im, b1, b2, ceilM, on2002);
+        Store(io.expSum + o2, b1, rn, on2002);
       } else {
-        Brcb(im, stat.data(), b2, ceilM);
-        Store(io.expSum + o2, stat.data(), rs);
+        BrcbArch(im, stat.data(), b2, ceilM, on2002);
+        Store(io.expSum + o2, stat.data(), rs, on2002);
       }
       continue;
     }
     if constexpr (kHalfStats) {  // SoftmaxFlashV2BasicBlockImpl (half)
       BasicReduce(im, b3, b0, b1, m, k, MaxOf);
-      Brcb16(im, b1, b3, ceilM);
+      Brcb16Arch(im, b1, b3, ceilM, on2002);
       Load(im, b2, io.inMax + o2, rn);
       Binary(im, b3, b2, b1, rcv, kDense, MaxOf);
-      Store(io.max + o2, b3, rn);
+      Store(io.max + o2, b3, rn, on2002);
       Binary(im, b2, b2, b3, rcv, kDense, SubOf);
       Unary(im, b2, b2, rn, ExpOf);
-      Store(io.expMax + o2, b2, rn);
+      Store(io.expMax + o2, b2, rn, on2002);
       SubRowsPitch(im, b0, b3, m, k, 2 * kBlk);
       Unary(im, b0, b0, expN, ExpOf);
-      Store(io.dst + o1, b0, expN);
+      Store(io.dst + o1, b0, expN, on2002);
       BasicReduce(im, b3, b0, b1, m, k, SumOf);
-      Brcb16(im, b1, b3, ceilM);
+      Brcb16Arch(im, b1, b3, ceilM, on2002);
       Load(im, b3, io.inExpSum + o2, rn);
       Binary(im, b3, b2, b3, rcv, kDense, MulOf);
       Binary(im, b3, b3, b1, rcv, kDense, SumOf);
-      Store(io.expSum + o2, b3, rn);
+      Store(io.expSum + o2, b3, rn, on2002);
       continue;
     }
     // SoftmaxFlashV2BasicBlock (half data, float statistics): inMaxTmp = b2, inSumTmp = b3.
     BasicReduce(im, b2, b0, b1, m, k, MaxOf);
-    Brcb(im, b1, b2, ceilM);
-    Load(im, b2, io.inMax + o2, rn);  // Copy
+    BrcbArch(im, b1, b2, ceilM, on2002);
+    Load(im, b2, io.inMax + o2, rn);  // Copy (2002: Adds 0, below)
+    for (uint64_t p = 0; on2002 && p < rs; ++p) b2[p] = AddsZero(b2[p]);
     Binary(im, stat.data(), b2, b1, rcv, kDense, MaxOf);
-    Store(io.max + o2, stat.data(), rs);
+    Store(io.max + o2, stat.data(), rs, on2002);
     SubRowsPitch(im, b0, stat.data(), m, k, kBlk);
     Binary(im, b2, b2, stat.data(), rcv, kDense, SubOf);
     Unary(im, b2, b2, rn, ExpOf);
-    for (uint32_t q = 0; q < rcv; ++q) {  // the two Copies {2, 1, 16, 8}: 16 floats a row
+    // The two Copies {2, 1, 16, 8} (2002: two Adds of 0 in Counter mode over reduceSize floats,
+    // the same strides): 16 floats a row.
+    for (uint32_t q = 0; q < rcv; ++q) {
       for (uint32_t b = 0; b < kBlk; ++b) {
         for (uint32_t l = 0; l < 2 * kBlk; ++l) {
-          b1[q * 2 * kRep + b * 2 * kBlk + l] = b2[q * kRep + b * kBlk + l % kBlk];
+          const float v = b2[q * kRep + b * kBlk + l % kBlk];
+          b1[q * 2 * kRep + b * 2 * kBlk + l] = on2002 ? AddsZero(v) : v;
         }
       }
       im.Note(b1 + q * 2 * kRep, 2 * kRep);
     }
-    Store(io.expMax + o2 * 2, b1, 2 * rn);
+    Store(io.expMax + o2 * 2, b1, 2 * rn, on2002);
     Unary(im, b0, b0, expN, ExpOf);
-    Store(io.dst + o1, b0, expN);
+    Store(io.dst + o1, b0, expN, on2002);
     BasicReduce(im, b3, b0, b1, m, k, SumOf);
-    Brcb(im, b1, b3, ceilM);
+    BrcbArch(im, b1, b3, ceilM, on2002);
     std::vector<float> inSum(rn);
     for (uint64_t p = 0; p < rn; ++p) inSum[p] = ToFloat(io.inExpSum[o2 + p]);
     Binary(im, b3, b2, inSum.data(), rcv, kDense, MulOf);
     Binary(im, stat.data(), b3, b1, rcv, kDense, SumOf);
-    Store(io.expSum + o2, stat.data(), rs);
+    Store(io.expSum + o2, stat.data(), rs, on2002);
   }
   if (im.high > im.n) return false;
   std::memcpy(scratch, im.w.data(), bytes);
@@ -359,9 +403,9 @@ bool ReplayFlashV2BasicScratchHalf(const SmxTiling& t, bool update, const FlashV
 
 template bool ReplayFlashV2BasicScratchHalf<Half>(const SmxTiling&, bool,
                                                   const FlashV2BasicHalfIo<Half>&, uint8_t*,
-                                                  uint32_t);
+                                                  uint32_t, bool);
 template bool ReplayFlashV2BasicScratchHalf<float>(const SmxTiling&, bool,
                                                    const FlashV2BasicHalfIo<float>&, uint8_t*,
-                                                   uint32_t);
+                                                   uint32_t, bool);
 
 }  // namespace lngrad_replay

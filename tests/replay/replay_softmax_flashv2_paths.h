@@ -17,6 +17,15 @@
 // BasicBlockMaxImpl's Max(acc, chunk) with splitM > splitK / 64, else Max(chunk, acc);
 // BigBlockReduceMax's Max(chunk, acc)); a BlockReduceMax block gives its first NaN lane, else its
 // first largest lane (lngrad's documented lane reduction; the kit does not say).
+// Session 24 (mb), arch 2002 (on2002; its FLOAT2HALF_ROUND_MODE is CAST_NONE, nearest even):
+// membase/v200/softmax_flashv2_impl.h includes the same
+// membase/common files and its SoftmaxFlashV2PostProcess takes the isBasicBlock branch, so 2002
+// runs these functions with their `__NPU_ARCH__ == 2002` branches, read from the same file by the
+// helper who then let lngrad's model run there: each Brcb is a loop over ceil(splitM / 8) groups
+// of AlignedBrcbImpl (softmax_common_broadcast.h: the group's 8 values read with GetValue, then
+// each Duplicated over 8 floats, 16 for half statistics), the Copy of inMax is
+// Adds(tmpBuffer2, inMax, 0, reduceSize) and half data with float statistics spreads expMax with
+// two Counter-mode Adds of 0 (the Copies' strides).
 #pragma once
 
 #include <cstdint>
@@ -43,7 +52,7 @@ struct FlashV2BasicIo {
 // cover the tiling (splitM not a multiple of 8 or above 255, rangeM 0, srcK not a multiple of 64
 // or above 2040, reduceK other than 8) or the kit writes past the scratch.
 bool ReplayFlashV2BasicScratch(const SmxTiling& t, bool update, const FlashV2BasicIo& io,
-                               uint8_t* scratch, uint32_t bytes);
+                               uint8_t* scratch, uint32_t bytes, bool on2002 = false);
 
 // Session 22 (fv2h): the half data forms, read from the same file (SoftmaxFlashV2NoUpdateBasicBlock
 // and SoftmaxFlashV2BasicBlockImpl for half data with half statistics,
@@ -69,6 +78,6 @@ struct FlashV2BasicHalfIo {
 };
 template <class S>
 bool ReplayFlashV2BasicScratchHalf(const SmxTiling& t, bool update, const FlashV2BasicHalfIo<S>& io,
-                                   uint8_t* scratch, uint32_t bytes);
+                                   uint8_t* scratch, uint32_t bytes, bool on2002 = false);
 
 }  // namespace lngrad_replay

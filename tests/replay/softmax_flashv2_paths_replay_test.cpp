@@ -13,6 +13,9 @@
 // data with half and with float statistics (HalfData, HalfDataFloatStatistics: scratch and every
 // output against ReplayFlashV2BasicScratchHalf; scratch sizes for 8 and 24 rows and the maximum,
 // capped at 96 KiB).
+// Session 24: every sweep and the defect shapes again on arch 2002 (Ascend310P1), against the
+// replay's 2002 branches (On2002MatchesTheKitsBufferByteForByte); the operands' row 5 is negative
+// with an inMax of -0 (2002's Adds of 0 gives +0, 2201's Copy keeps -0).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -42,6 +45,11 @@ using lngrad_replay::Bits;
 using lngrad_replay::SmxTiling;
 
 constexpr uint32_t kPast = 40;
+
+// Session 24: the same comparisons on arch 2002 (Ascend310P1) with the replay's 2002 branches
+// (On2002MatchesTheKitsBufferByteForByte sets it).
+bool g2002 = false;
+const char* Soc() { return g2002 ? "Ascend310P1" : "Ascend910B1"; }
 constexpr uint8_t kFill = 0xa5;
 
 struct Shape {
@@ -130,7 +138,7 @@ Io RunLngrad(const Shape& s, bool update, bool stack, uint32_t tmpBytes, const S
              const Io& in) {
   Io got = in;
   lngrad::aicore::LaunchOptions opts;
-  opts.soc = "Ascend910B1";
+  opts.soc = Soc();
   const uint64_t n = uint64_t{s.m} * s.k, st = uint64_t{s.m} * 8;
   const auto kernel = [&] {
     AscendC::TPipe pipe;
@@ -210,6 +218,13 @@ Io Operands(const Shape& s, uint32_t seed, bool ties) {
   in.inMax = Uniform(seed + 5, st, -6.0f, 9.0f);
   if (st > 9) in.inMax[9] = NAN;
   if (st > 20) in.inMax[20] = -INFINITY;
+  // Row 5: negative values and inMax -0, so the new max is inMax's zero (2002's Adds of 0 makes
+  // it +0 where 2201's Copy keeps -0).
+  for (uint32_t c = 0; s.m > 5 && c < s.k; ++c) {
+    float& x = in.src[uint64_t{5} * s.k + c];
+    if (!std::isnan(x)) x = -std::fabs(x) - 1.0f;
+  }
+  for (uint32_t l = 0; s.m > 5 && l < 8; ++l) in.inMax[5 * 8 + l] = -0.0f;
   return in;
 }
 
@@ -252,7 +267,7 @@ int Check(const Shape& s, uint32_t tmpBytes, uint32_t seed, uint32_t rows = 0, b
             mt, update,
             {want.src.data(), want.dst.data(), want.sum.data(), want.max.data(), want.em.data(),
              want.inSum.data(), want.inMax.data()},
-            wtmp.data(), tmpBytes)) {
+            wtmp.data(), tmpBytes, g2002)) {
       continue;
     }
     for (const bool stack : {false, true}) {
@@ -283,8 +298,7 @@ const Shape kShapes[] = {{8, 64},    {16, 64},  {8, 128}, {16, 256}, {24, 448},
                          {8, 512},   {24, 512}, {8, 576}, {16, 640}, {8, 1024},
                          {16, 1024}, {8, 1536}, {40, 64}, {32, 192}};
 
-TEST(SoftmaxFlashV2BasicScratchReplay, FloatData) {
-  uint32_t seed = 9100;
+int FloatSweep(uint32_t seed) {
   int covered = 0;
   for (const Shape& s : kShapes) {
     covered += Check(s, RowsBytes(8), seed += 10);
@@ -293,7 +307,10 @@ TEST(SoftmaxFlashV2BasicScratchReplay, FloatData) {
         AscendC::GetSoftMaxFlashV2MaxTmpSize(ge::Shape({s.m, s.k}), 4, 4, true, true);
     covered += Check(s, std::min<uint32_t>(max, 60 * 1024), seed += 10);
   }
-  EXPECT_GE(covered, 80) << "cases the replay covers";
+  return covered;
+}
+TEST(SoftmaxFlashV2BasicScratchReplay, FloatData) {
+  EXPECT_GE(FloatSweep(9100), 80) << "cases the replay covers";
 }
 
 // Rows with NaN and ±0 ties (TieInputs): the row max follows BasicBlockReduceMaxImpl's order
@@ -339,6 +356,8 @@ HalfIo<S> HalfOperands(const Shape& s, uint32_t seed, bool ties) {
   in.inSum = AsS<S>(Uniform(seed + 4, st, 0.5f, 40.0f));
   in.inMax = AsS<S>(Uniform(seed + 5, st, -6.0f, 9.0f));
   if (st > 9) in.inMax[9] = lngrad_replay::FromFloat<S>(NAN);
+  for (uint32_t l = 0; s.m > 5 && l < ls; ++l)
+    in.inMax[5 * ls + l] = lngrad_replay::FromFloat<S>(-0.0f);
   return in;
 }
 
@@ -357,7 +376,7 @@ HalfIo<S> RunLngradHalf(const Shape& s, bool update, bool stack, uint32_t tmpByt
   using U = std::conditional_t<std::is_same_v<S, Half>, half, float>;
   HalfIo<S> got = in;
   lngrad::aicore::LaunchOptions opts;
-  opts.soc = "Ascend910B1";
+  opts.soc = Soc();
   const auto kernel = [&] {
     AscendC::TPipe pipe;
     AscendC::TBuf<> h[3], u[4], own, filler;
@@ -434,7 +453,7 @@ int CheckHalf(const Shape& s, uint32_t tmpBytes, uint32_t seed, bool ties, uint3
             mt, update,
             {want.src.data(), want.dst.data(), want.sum.data(), want.max.data(), want.em.data(),
              want.inSum.data(), want.inMax.data()},
-            wtmp.data(), tmpBytes)) {
+            wtmp.data(), tmpBytes, g2002)) {
       continue;
     }
     for (const bool stack : {false, true}) {
@@ -483,7 +502,7 @@ TEST(SoftmaxFlashV2BasicScratchReplay, HalfDataFloatStatistics) {
 
 // Half data on the tilings the device computes wrongly, unchecked (session 22): K = 1024 in
 // splits of 16 rows, 24 and 32 rows of 768 and 512 (the Casts' and the Exp's repeats wrapped).
-TEST(SoftmaxFlashV2BasicScratchReplay, HalfDataShapesTheDeviceGetsWrong) {
+static int HalfDefects() {
   const Shape shapes[] = {{16, 1024}, {24, 768}, {32, 512}};
   const uint32_t rows[] = {16, 24, 32};
   uint32_t seed = 9800;
@@ -496,14 +515,17 @@ TEST(SoftmaxFlashV2BasicScratchReplay, HalfDataShapesTheDeviceGetsWrong) {
       covered += CheckHalf<float>(s, b32, seed += 10, false, rows[i]);
     }
   }
-  EXPECT_EQ(covered, 48) << "cases the replay covers";
+  return covered;
+}
+TEST(SoftmaxFlashV2BasicScratchReplay, HalfDataShapesTheDeviceGetsWrong) {
+  EXPECT_EQ(HalfDefects(), 48) << "cases the replay covers";
 }
 
 // The tilings the device computes wrongly, unchecked (lngrad follows the kit's sequence): K = 1024
 // in splits of 16 rows (rows 8..15 take the stale work-buffer floats at 64 M + 8.., and the Exp's
 // 256 repeats run 0), 288 and 272 Exp repeats (32 and 16 run), K = 512 in splits of 32 (its first
 // BlockReduce's 256 repeats and the Exp's run 0).
-TEST(SoftmaxFlashV2BasicScratchReplay, FloatDataShapesTheDeviceGetsWrong) {
+static int FloatDefects() {
   struct Case {
     Shape s;
     uint32_t rows;
@@ -515,5 +537,21 @@ TEST(SoftmaxFlashV2BasicScratchReplay, FloatDataShapesTheDeviceGetsWrong) {
     covered += Check(c.s, RowsBytes(c.rows), seed += 10, c.rows);
     covered += Check(c.s, RowsBytes(c.rows) + 4096, seed += 10, c.rows);
   }
-  EXPECT_EQ(covered, 32) << "cases the replay covers";
+  return covered;
+}
+TEST(SoftmaxFlashV2BasicScratchReplay, FloatDataShapesTheDeviceGetsWrong) {
+  EXPECT_EQ(FloatDefects(), 32) << "cases the replay covers";
+}
+
+// Session 24: on 2002 the kit runs the same basic-block functions (membase/v200 includes
+// membase/common's files; not the generic loop), with AlignedBrcbImpl loops and Adds of 0 for the
+// Copies: every sweep above, the scratch and every output against the replay's 2002 branches.
+TEST(SoftmaxFlashV2BasicScratchReplay, On2002MatchesTheKitsBufferByteForByte) {
+  g2002 = true;
+  EXPECT_GE(FloatSweep(9100), 80);
+  EXPECT_GE(HalfSweep<Half>(9500), 60);
+  EXPECT_GE(HalfSweep<float>(9600), 60);
+  EXPECT_EQ(HalfDefects(), 48);
+  EXPECT_EQ(FloatDefects(), 32);
+  g2002 = false;
 }

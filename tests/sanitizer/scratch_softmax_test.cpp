@@ -41,21 +41,31 @@ LocalTensor<float> F(const LocalTensor<uint8_t>& t) { return t.ReinterpretCast<f
 LocalTensor<half> H(const LocalTensor<uint8_t>& t) { return t.ReinterpretCast<half>(); }
 const SoftMaxShapeInfo kSmShape{kSmM, kSmK, kSmM, kSmK};
 
+// SoftmaxFlashV2's isBasicBlock tiling of kSmShape, without update, cut into splits of 4 rows
+// (FlashV2BasicScratch takes splits of a multiple of 8 rows only: the buffer stays marked).
+SoftMaxTiling SplitsOf4(uint32_t dataBytes, uint32_t statBytes) {
+  SoftMaxTiling t;
+  SoftMaxFlashV2TilingFunc(ge::Shape({kSmM, kSmK}), dataBytes, statBytes, kTmpBytes, t, false,
+                           true);
+  t.splitM = t.reduceM = 4, t.rangeM = kSmM / 4, t.tailM = 0;
+  t.splitSize = 4 * kSmK, t.reduceSize = 4 * t.reduceK;
+  return t;
+}
+
 TEST(ScratchInitcheck, SoftMaxFamilyReadAfterTheCall) {
   for (const char* soc : {k910, "Ascend310P1"}) {
     // SoftmaxFlashV2's generic split loop and its basic-block path (float and, session 22, half
     // data) are modelled on 2201 (SoftmaxFlashV2IsModelledNotMarked); on 2002 the generic loop
-    // (session 23, SoftmaxFlashV2On2002IsModelledNotMarked), not the basic-block path.
+    // (session 23, SoftmaxFlashV2On2002IsModelledNotMarked) and the basic-block path (session 24,
+    // SoftmaxFlashV2BasicBlockOn2002IsModelledNotMarked), but for splits not a multiple of 8 rows.
     if (std::string(soc) != k910) {
       ExpectLoud(soc, "SoftmaxFlashV2", [](Ops& o) {
-        SoftMaxTiling t;
-        SoftMaxFlashV2TilingFunc(ge::Shape({kSmM, kSmK}), 2, 2, kTmpBytes, t, false, true);
+        SoftMaxTiling t = SplitsOf4(2, 2);
         SoftmaxFlashV2<half, false, false, true>(H(o.a), H(o.c), H(o.d), H(o.b), H(o.c)[512],
                                                  H(o.c), H(o.d), o.tmp, t, kSmShape);
       });
       ExpectLoud(soc, "SoftmaxFlashV2", [](Ops& o) {
-        SoftMaxTiling t;
-        SoftMaxFlashV2TilingFunc(ge::Shape({kSmM, kSmK}), 4, 4, kTmpBytes, t, false, true);
+        SoftMaxTiling t = SplitsOf4(4, 4);
         SoftmaxFlashV2<float, false, false, true>(F(o.a), F(o.c), F(o.d), F(o.b), F(o.c)[512],
                                                   F(o.c), F(o.d), o.tmp, t, kSmShape);
       });
@@ -423,6 +433,54 @@ TEST(ScratchInitcheck, SoftmaxFlashV2On2002IsModelledNotMarked) {
                                                 F(o.c), F(o.d), o.tmp, t, kSmShape);
                   }
                 }).r);
+  }
+}
+
+// SoftmaxFlashV2's isBasicBlock path on 2002 (session 24): the kit runs membase/common's
+// basic-block functions there too (their 2002 branches: AlignedBrcbImpl loops, Adds of 0 for
+// the Copies), which FlashV2BasicScratch writes (softmax_flashv2_paths.h;
+// replay.SoftmaxFlashV2BasicScratchReplay.On2002MatchesTheKitsBufferByteForByte): reading the
+// buffer afterwards is clean, float, half, half with float statistics, without and with update.
+TEST(ScratchInitcheck, SoftmaxFlashV2BasicBlockOn2002IsModelledNotMarked) {
+  const char* soc = "Ascend310P1";
+  for (const bool update : {false, true}) {
+    SCOPED_TRACE(update ? "update" : "no update");
+    ExpectClean(
+        RunScratch(soc, san::kAllTools, Then::kRead, [update](Ops& o) {
+          SoftMaxTiling t;
+          SoftMaxFlashV2TilingFunc(ge::Shape({kSmM, kSmK}), 4, 4, kTmpBytes, t, update, true);
+          if (update) {
+            SoftmaxFlashV2<float, true, false, true>(F(o.a), F(o.c), F(o.d), F(o.b), F(o.c)[512],
+                                                     F(o.c)[256], F(o.d)[256], o.tmp, t, kSmShape);
+          } else {
+            SoftmaxFlashV2<float, false, false, true>(F(o.a), F(o.c), F(o.d), F(o.b), F(o.c)[512],
+                                                      F(o.c), F(o.d), o.tmp, t, kSmShape);
+          }
+        }).r);
+    ExpectClean(
+        RunScratch(soc, san::kAllTools, Then::kRead, [update](Ops& o) {
+          SoftMaxTiling t;
+          SoftMaxFlashV2TilingFunc(ge::Shape({kSmM, kSmK}), 2, 2, kTmpBytes, t, update, true);
+          if (update) {
+            SoftmaxFlashV2<half, true, false, true>(H(o.a), H(o.c), H(o.d), H(o.b), H(o.c)[1024],
+                                                    H(o.c)[512], H(o.d)[512], o.tmp, t, kSmShape);
+          } else {
+            SoftmaxFlashV2<half, false, false, true>(H(o.a), H(o.c), H(o.d), H(o.b), H(o.c)[1024],
+                                                     H(o.c), H(o.d), o.tmp, t, kSmShape);
+          }
+        }).r);
+    ExpectClean(
+        RunScratch(soc, san::kAllTools, Then::kRead, [update](Ops& o) {
+          SoftMaxTiling t;
+          SoftMaxFlashV2TilingFunc(ge::Shape({kSmM, kSmK}), 2, 4, kTmpBytes, t, update, true);
+          if (update) {
+            SoftmaxFlashV2<half, true, false, true>(H(o.a), F(o.c), F(o.d), H(o.b), H(o.c)[1024],
+                                                    F(o.c)[256], F(o.d)[256], o.tmp, t, kSmShape);
+          } else {
+            SoftmaxFlashV2<half, false, false, true>(H(o.a), F(o.c), F(o.d), H(o.b), H(o.c)[1024],
+                                                     F(o.c), F(o.d), o.tmp, t, kSmShape);
+          }
+        }).r);
   }
 }
 

@@ -12,7 +12,8 @@
 // (FlashV2BasicRowMax). Not covered here: 3510 (RegRowMax).
 //
 // FlashV2BasicScratch: what the isBasicBlock path (softmax_flashv2_basic_block_impl.h, the 2201
-// branches; softmax_flashv2_block_reduce_impl.h) leaves in the work buffer in the broadcast mode,
+// and, session 24, the 2002 branches; softmax_flashv2_block_reduce_impl.h) leaves in the work
+// buffer in the broadcast mode,
 // split by split over an image of the buffer (each split writes the same footprint, so the last
 // full split's values remain; there is no tail split). Floats of the buffer, M = splitM, K =
 // srcK; float data and statistics:
@@ -29,7 +30,12 @@
 // op(chunk, acc); else chunk 0 op chunk 1, then op(acc, chunk) (M > K / 64); those 64-lane rows
 // then BlockReduce-d in place and into dst. Covered: splitM a multiple of 8 up to 255, splitK up
 // to 2040, rangeM >= 1, the tiling made for the shape, a footprint inside the buffer; elsewhere
-// Active() is false and the buffer stays marked (the M1 mode and 2002 too).
+// Active() is false and the buffer stays marked (the M1 mode too). 2002 (membase/v200 includes
+// the same membase/common file, whose isBasicBlock branch it takes: not the generic loop) differs
+// only where its `__NPU_ARCH__ == 2002` branches do: each Brcb is a loop of AlignedBrcbImpl (a
+// group's 8 values read as scalars, each Duplicated over 8 or 16 floats: the same bytes), and the
+// Copies of inMax (float statistics) and of expMax (half data with float statistics, two
+// Counter-mode Adds) are Adds of 0, so a -0 arrives as +0 (Moved).
 //
 // FlashV2BasicDefect (session 21): the tilings the device computes wrongly, refused in checked
 // mode (softmax_device_defect, every data type): K = 1024 with splitM other than 8 (the fixed
@@ -107,6 +113,14 @@ inline float FlashV2BasicRowMax(const float* x, uint32_t k, uint32_t rows) {
     }
   }
   return LaneMax(acc, kLanes);
+}
+
+// The basic-block update on 2002 with float statistics takes inMax through Adds(tmpBuffer2,
+// inMax, 0, reduceSize) (2201: a Copy), so an inMax of -0 enters the Max, the new max and
+// exp(inMax - max) as +0 (FlashLanes::LoadMax's adds0). basic: the call takes that path.
+template <typename U>
+bool BasicInMaxAdds(bool basic) {
+  return basic && std::is_same_v<U, float> && detail::rep::RunningArch() == NpuArch::k2002;
 }
 
 // Row r's max over its first k values; d carries the kernel tiling's splits (WithSplits).
@@ -188,10 +202,12 @@ class FlashV2BasicScratch {
                       uint32_t ls = 8, bool half = false)
       : tmp_(tmp), t_(t), k_(d.k), ls_(ls), update_(update), half_(half) {
     const uint32_t m = t.splitM;
-    on_ = on && detail::rep::RunningArch() == NpuArch::k2201 && tmp.HostPtr() != nullptr &&
-          t.srcM == d.m && t.srcK == d.k && t.splitK == d.k && d.k % kLanes == 0 && m != 0 &&
-          m % 8 == 0 && t.rangeM != 0 && t.reduceK == ls && t.reduceSize == m * ls &&
-          t.splitSize == m * d.k && m <= 255 && d.k <= 2040 && (ls == 8 || half);
+    const NpuArch arch = detail::rep::RunningArch();
+    v200_ = arch == NpuArch::k2002;
+    on_ = on && (arch == NpuArch::k2201 || v200_) && tmp.HostPtr() != nullptr && t.srcM == d.m &&
+          t.srcK == d.k && t.splitK == d.k && d.k % kLanes == 0 && m != 0 && m % 8 == 0 &&
+          t.rangeM != 0 && t.reduceK == ls && t.reduceSize == m * ls && t.splitSize == m * d.k &&
+          m <= 255 && d.k <= 2040 && (ls == 8 || half);
     // The defects it follows (unchecked): K = 1024 with splitM above 8, the Exp's repeats
     // wrapped (half data: its Casts too); inside the buffer (float data 72 M floats, half data
     // splitSize + reduceSize + 64 M, 1024 for K = 1024) so that the stale floats read are the UB's.
@@ -267,6 +283,8 @@ class FlashV2BasicScratch {
     for (uint64_t i = at; i < at + n && i < n_; ++i) written_[i] = true;
     return img_.data() + at;
   }
+  // 2201's Copy of a float, or 2002's Adds of 0 in its place (-0 becomes +0).
+  float Moved(float v) const { return v200_ ? v + 0.0f : v; }
   static float Op(bool sum, float a, float b) { return sum ? a + b : (a > b ? a : b); }
   static float Blk(bool sum, const float* v) { return sum ? Tree8(v) : LaneMax(v, 8); }
   // BlockReduce of `rep` repeats from image float `from` (or the row data x) into image `to`.
@@ -386,13 +404,14 @@ class FlashV2BasicScratch {
     std::vector<float> mx(rs);
     float* in = W(sz, rs);  // inMax's Cast / Copy, then inMax - max, then expMax
     for (uint64_t p = 0; p < rs; ++p) {
-      in[p] = inMax_[o2 + p];
+      in[p] = ls_ == 8 ? Moved(inMax_[o2 + p]) : inMax_[o2 + p];  // Copy / Adds; half: Cast
       mx[p] = in[p] > img_[b1 + p] ? in[p] : img_[b1 + p];
     }
     if (ls_ == 16) std::memcpy(W(b3, rs), mx.data(), rs * 4);
     for (uint64_t p = 0; p < rs; ++p) in[p] = ExpOf(in[p] - mx[p]);
     std::vector<float> em(uint64_t{m} * 16);  // expMax's 16 a row
-    for (uint64_t p = 0; p < em.size(); ++p) em[p] = ls_ == 16 ? in[p] : in[p / 16 * 8 + p % 8];
+    for (uint64_t p = 0; p < em.size(); ++p)
+      em[p] = ls_ == 16 ? in[p] : Moved(in[p / 16 * 8 + p % 8]);
     if (ls_ == 8) std::memcpy(W(b1, em.size()), em.data(), em.size() * 4);  // the two Copies
     SubExp(mx.data(), ls_, expN);
     Reduce(true, b3, x, b1);
@@ -422,7 +441,7 @@ class FlashV2BasicScratch {
     }
     Brcb(0, b2);
     float* in = W(b2, rs);  // Copy of inMax, then Sub of the new max
-    for (uint64_t p = 0; p < rs; ++p) in[p] = inMax_[o2 + p] - max[o2 + p];
+    for (uint64_t p = 0; p < rs; ++p) in[p] = Moved(inMax_[o2 + p]) - max[o2 + p];
     Reduce(true, b2 / 2, dst + o1);
     Brcb(0, b2 / 2);
   }
@@ -452,8 +471,8 @@ class FlashV2BasicScratch {
       return;
     }
     Brcb(0, b2);
-    float* in = W(b2, rs);  // Copy of inMax
-    for (uint64_t p = 0; p < rs; ++p) in[p] = inMax_[o2 + p];
+    float* in = W(b2, rs);  // Copy (2002: Adds 0) of inMax
+    for (uint64_t p = 0; p < rs; ++p) in[p] = Moved(inMax_[o2 + p]);
     for (uint64_t p = 0; p < rs; ++p) mx[p] = in[p] > img_[p] ? in[p] : img_[p];
     for (uint64_t i = 0; i < t_.splitSize; ++i) dst[i] = x[i] - mx[i / k_ * 8 + i % 8];
     for (uint64_t p = 0; p < rs; ++p) in[p] = in[p] - mx[p];
@@ -475,7 +494,7 @@ class FlashV2BasicScratch {
   const AscendC::LocalTensor<uint8_t>& tmp_;
   AscendC::tiling::SoftMaxTiling t_;
   uint32_t k_, ls_;
-  bool update_, half_, on_ = false, device_ = false;
+  bool update_, half_, on_ = false, device_ = false, v200_ = false;
   Io io_;
   std::vector<float> src_, inMax_, inSum_, dst_, img_;
   void* out_[4] = {};  // device mode, half data: dst, max, expSum, expMax

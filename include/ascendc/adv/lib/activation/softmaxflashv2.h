@@ -58,10 +58,10 @@ struct FlashLanes {
   void Fill(float rowMax) {
     for (float& v : max) v = rowMax;
   }
-  // max_j = Max(inMax_j, rowMax), expMax_j = exp(inMax_j - max_j).
-  void LoadMax(const U* inMax, float rowMax) {
+  // max_j = Max(inMax_j, rowMax), expMax_j = exp(inMax_j - max_j); adds0: inMax_j + 0 (2002).
+  void LoadMax(const U* inMax, float rowMax, bool adds0 = false) {
     for (uint32_t j = 0; j < lanes; ++j) {
-      const float im = Widen(inMax[j]);
+      const float im = adds0 ? Widen(inMax[j]) + 0.0f : Widen(inMax[j]);
       max[j] = RegBase() ? RegMax(rowMax, im) : (im > rowMax ? im : rowMax);
       expMax[j] = ExpOf(im - max[j]);
     }
@@ -304,7 +304,7 @@ void FlashV2Rows(bool update, uint64_t basicRows, const FlashV2Args<T, U, E>& a,
     const float rmax = FlashRowMax(x.data(), bb.on ? d.k : d.oriK, d, r, !bb.on, bb.on);
     if (regOrder && reduceMaxOut) PutStat(a.outReduceMax->HostPtr(), r, rmax, 1);
     if (update) {
-      f.LoadMax(a.inMax.HostPtr() + uint64_t{r} * ls, rmax);
+      f.LoadMax(a.inMax.HostPtr() + uint64_t{r} * ls, rmax, BasicInMaxAdds<U>(bb.on));
       if (!regOrder) f.LoadSum(a.inExpSum.HostPtr() + uint64_t{r} * ls);
     } else {
       f.Fill(rmax);
