@@ -13,8 +13,9 @@
 // SoftMax, LogSoftMax, SoftmaxFlash, SoftmaxFlashV2 (generic and WITHOUT_BRC) and SoftmaxFlashV3,
 // and SoftMax's and SoftmaxFlashV2's constant-shape config paths (CheckConfigDefect); refused in
 // checked mode; unchecked SoftMax, LogSoftMax and SoftmaxFlash without update follow the device
-// (replay.SoftMaxV220Replay.WrappedOperandsFollowTheDeviceUnchecked), the others keep lngrad's
-// rows.
+// (replay.SoftMaxV220Replay.WrappedOperandsFollowTheDeviceUnchecked), so does SoftmaxFlashV2's
+// generic loop (replay.SoftmaxFlashV2ScratchReplay.WrappedOperandsFollowTheDeviceUncheckedOn2201),
+// the others keep lngrad's rows.
 #include <gtest/gtest.h>
 
 #include <cstdint>

@@ -7,7 +7,13 @@
 // softmax_common_{nd_reduce,broadcast}.h, softmax_common/softmax_common_{arithmetic,reduce}.h.
 // Read before lngrad's softmax_flash_scratch.h was written; no code shared with src/ or include/.
 // Session 24 (tie): WholeReduceMax / BlockReduceMax take lngrad's documented lane rule (first NaN,
-// else the first lane holding the maximum), as replay_softmax.cpp does; lngrad not changed.
+// else the first lane holding the maximum), as replay_softmax.cpp does; lngrad not changed
+// (v22's ReplayNewReduce2201 below keeps that rule).
+//
+// Session 24 (v22): the reductions are replay_softmax_scratch.h's ReplayNewReduce2201 (their
+// uint8_t operands as they wrap, session 23), and the replay hands back its results (dst,
+// expMax, the half statistics) for the splits that wrap, re-read from the same files by the
+// helper who also made lngrad follow them unchecked (softmax_flashv2_v220_device.h).
 #pragma once
 
 #include <cstdint>
@@ -32,11 +38,24 @@ struct FlashV2ScratchKind {
   bool update, half, statHalf;
 };
 
+// The results as the replay computes them, floats before the casts (each nullptr: not wanted):
+// dst [srcM, srcK] (the exponentials), expMax [srcM, 16] for half data with float statistics
+// (BroadCastLastImpl's rows), else [srcM, reduceK]; max and expSum [srcM, 16] with half
+// statistics (float ones: io's).
+struct FlashV2ScratchOut {
+  float* dst = nullptr;
+  float* expMax = nullptr;
+  float* max = nullptr;
+  float* expSum = nullptr;
+};
+
 // Runs SoftmaxFlashV2NoUpdateExtImpl / SoftmaxFlashV2NDExtImpl's splits (tiling t, the first oriK
 // columns reduced) over `scratch` (bytes long, read as floats; what the kit leaves there) and
-// the float statistics of io. Returns false where the replay does not cover the tiling (a
-// reduceK other than 32 bytes of statistics, rangeM 0) or the kit writes past the scratch.
+// the float statistics of io, and the results into out. Returns false where the replay does not
+// cover the tiling (a reduceK other than 32 bytes of statistics, rangeM 0) or the kit writes
+// past the scratch.
 bool ReplayFlashV2Scratch(const SmxTiling& t, uint32_t oriK, const FlashV2ScratchKind& kind,
-                          const FlashV2ScratchIo& io, uint8_t* scratch, uint32_t bytes);
+                          const FlashV2ScratchIo& io, uint8_t* scratch, uint32_t bytes,
+                          const FlashV2ScratchOut& out = {});
 
 }  // namespace lngrad_replay

@@ -233,6 +233,11 @@ void ReplaySoftMaxHalfWork(const SmxTiling& t, uint32_t oriK, const SmxHalfWork&
   }
 }
 
+void ReplayNewReduce2201(float* dst, const float* src, float* tmp, uint32_t m, uint32_t oriK,
+                         uint32_t srcK, uint32_t dstK, bool max) {
+  NewReduce(dst, src, tmp, Rows{m, oriK, srcK}, dstK, max ? MaxOp : AddOp, max ? -INFINITY : 0.0f);
+}
+
 void ReplaySoftMaxFloatWork(const SmxTiling& t, uint32_t oriK, const SmxFloatWork& io) {
   Rows p{t.splitM, oriK, t.splitK};
   uint32_t o1 = 0, o2 = 0, n = t.splitSize;

@@ -60,4 +60,13 @@ struct SmxHalfWork {
 };
 void ReplaySoftMaxHalfWork(const SmxTiling& t, uint32_t oriK, const SmxHalfWork& io);
 
+// NewReduceMaxLastNDImpl (max) / NewReduceSumLastNDImpl<isBroadCast = true> on 2201 as the loops
+// above run them, their uint8_t operands as they wrap: m rows of src at a stride of srcK, the
+// first oriK values of each; dst the statistics ([m, dstK], dstK 8 or 16; the broadcast reads its
+// floats past the m results as they stand), tmp the floats the reduction and the broadcast work
+// in. Session 24 (v22): SoftmaxFlashV2's scratch replay (replay_softmax_flash_scratch.cpp) runs
+// its reductions through this.
+void ReplayNewReduce2201(float* dst, const float* src, float* tmp, uint32_t m, uint32_t oriK,
+                         uint32_t srcK, uint32_t dstK, bool max);
+
 }  // namespace lngrad_replay

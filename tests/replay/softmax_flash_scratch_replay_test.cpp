@@ -176,9 +176,26 @@ Io<T, S> Operands(const Shape& s, uint32_t seed, bool ties) {
   return in;
 }
 
+// Replay floats stored as T (FLOAT2HALF_ROUND_MODE for half).
+template <class T>
+std::vector<T> Stored(const std::vector<float>& v) {
+  std::vector<T> r(v.size());
+  for (size_t i = 0; i < v.size(); ++i) {
+    if constexpr (std::is_same_v<T, lngrad_replay::Half>) {
+      r[i] = lngrad_replay::FloatToHalfRoundAway(v[i]);
+    } else {
+      r[i] = v[i];
+    }
+  }
+  return r;
+}
+
 // One shape, one scratch size, both overloads, without and with update (ties: TieInputs' src).
+// device: the results expected are the scratch replay's (its reductions' wrapped operands), not
+// the results replay's.
 template <class T, class S, const AscendC::SoftmaxConfig& cfg = AscendC::SOFTMAX_DEFAULT_CFG>
-void Check(const Shape& s, uint32_t tmpBytes, uint32_t seed, bool ties = false) {
+void Check(const Shape& s, uint32_t tmpBytes, uint32_t seed, bool ties = false,
+           bool device = false) {
   const ge::Shape shape({s.m, s.k});
   constexpr bool kHalf = std::is_same_v<T, lngrad_replay::Half>;
   constexpr bool kStatHalf = std::is_same_v<S, lngrad_replay::Half>;
@@ -199,19 +216,30 @@ void Check(const Shape& s, uint32_t tmpBytes, uint32_t seed, bool ties = false) 
       if (::testing::Test::HasFailure()) return;
       // The results' replay.
       Io<T, S> want = in;
-      lngrad_replay::ReplaySoftmaxFlashV2<T, S>(mt, s.oriK, update, in.src.data(), want.dst.data(),
-                                                want.sum.data(), want.max.data(), want.em.data(),
-                                                in.inSum.data(), in.inMax.data());
+      if (!device) {
+        lngrad_replay::ReplaySoftmaxFlashV2<T, S>(mt, s.oriK, update, in.src.data(),
+                                                  want.dst.data(), want.sum.data(), want.max.data(),
+                                                  want.em.data(), in.inSum.data(), in.inMax.data());
+      }
       // The scratch's replay (and its own float statistics).
       std::vector<uint8_t> wtmp(tmpBytes, kFill);
       const std::vector<float> src = Widened(in.src), inSum = Widened(in.inSum),
                                inMax = Widened(in.inMax);
       std::vector<float> rsum = Widened(in.sum), rmax = Widened(in.max);
+      std::vector<float> rdst(uint64_t{s.m} * s.k), rem(in.em.size()), hsum(rsum.size()),
+          hmax(rmax.size());
       ASSERT_TRUE(lngrad_replay::ReplayFlashV2Scratch(
           mt, s.oriK, {update, kHalf, kStatHalf},
           {src.data(), kStatHalf ? nullptr : rsum.data(), kStatHalf ? nullptr : rmax.data(),
            inMax.data(), inSum.data()},
-          wtmp.data(), tmpBytes));
+          wtmp.data(), tmpBytes, {rdst.data(), rem.data(), hmax.data(), hsum.data()}));
+      if (device) {
+        const std::vector<T> d = Stored<T>(rdst);
+        std::copy(d.begin(), d.end(), want.dst.begin());
+        if (update) want.em = Stored<T>(rem);
+        want.sum = Stored<S>(kStatHalf ? hsum : rsum);
+        want.max = Stored<S>(kStatHalf ? hmax : rmax);
+      }
       EXPECT_NE(wtmp, std::vector<uint8_t>(tmpBytes, kFill)) << "the replay wrote no scratch";
       sh::ExpectSameImage(got.tmp, wtmp, 4, "scratch");
       sh::ExpectSameValues(got.dst, want.dst, "dst");
@@ -335,6 +363,37 @@ TEST(SoftmaxFlashV2ScratchReplay, SignedZeroTieRowMaxIsTheSameInBothReplays) {
   TieSweep<float, float>(8900);
   TieSweep<lngrad_replay::Half, lngrad_replay::Half>(9900);
   TieSweep<lngrad_replay::Half, float>(10900);
+}
+
+// The splits the 2201 reductions get wrong (softmax_v200_work.h V220Defect; checked mode refuses
+// them, tests/adv softmax_defect_test.cpp): unchecked, lngrad follows the device's wrapped uint8_t
+// operands (softmax_flashv2_v220_device.h) and gives its work buffer, dst, expSum, max and
+// expMax, bit for bit against the scratch replay's. srcK 2048 (srcK / 8 = 256 blocks: the first
+// Max/Add's repeat stride wraps to 0) with oriSrcK 128, 200 and 456 and splits of several rows
+// (the minimum's splits of one row are right and compared too); one row of oriSrcK 16896 and
+// 17000 (BigBlockReduce*'s remainRepeat 256 and 257: 8 + 0 and 8 + 1 chunks). Float data, half
+// data, half data with float statistics; without and with update; both overloads.
+template <class T, class S>
+void WrappedSweep(uint32_t seed) {
+  for (const Shape& s : {Shape{3, 2048, 128}, Shape{3, 2048, 200}, Shape{5, 2048, 456}}) {
+    Check<T, S>(s, MinBytes<T, S>(s), seed += 10, false, true);
+    Check<T, S>(s, MinBytes<T, S>(s) * 3 + 12, seed += 10, false, true);
+    Check<T, S>(s, MaxBytes<T, S>(s), seed += 10, false, true);
+  }
+  constexpr bool kHalf = std::is_same_v<T, lngrad_replay::Half>;
+  for (const Shape& s :
+       {Shape{1, 16896, 16896}, kHalf ? Shape{1, 17024, 17000} : Shape{1, 17000, 17000}}) {
+    Check<T, S>(s, MinBytes<T, S>(s), seed += 10, false, true);
+  }
+}
+
+TEST(SoftmaxFlashV2ScratchReplay, WrappedOperandsFollowTheDeviceUncheckedOn2201) {
+  const bool was = lngrad::aicore::CheckedMode();
+  lngrad::aicore::SetCheckedMode(false);
+  WrappedSweep<float, float>(8900);
+  WrappedSweep<lngrad_replay::Half, lngrad_replay::Half>(9900);
+  WrappedSweep<lngrad_replay::Half, float>(10900);
+  lngrad::aicore::SetCheckedMode(was);
 }
 
 }  // namespace

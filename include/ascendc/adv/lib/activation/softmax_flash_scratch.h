@@ -24,7 +24,9 @@
 //    maxima; then the sums); half statistics: tmp's first M * 16 floats the new expSum; float
 //    statistics: BroadCastLastImpl spreads tmpBuffer1's tiling.reduceM rows (expMax, or an
 //    earlier split's products past M) over the first 16 reduceM floats.
-// The tail split rewrites its footprint, the rest keeps the last full split's.
+// The tail split rewrites its footprint, the rest keeps the last full split's. The splits whose
+// uint8_t reduction operands wrap (V220Defect, unchecked) are not run here: the device's buffer
+// and results come from softmax_flashv2_v220_device.h FlashV2WorkV220.
 #pragma once
 
 #include <cstdint>

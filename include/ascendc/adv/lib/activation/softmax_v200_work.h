@@ -41,8 +41,9 @@
 // reductions wrap the same way but for oriSrcK in [64, 128) (V220Defect, one rule with
 // NdReduceDefect): refused in checked mode (CheckV220Defect; SoftMax's and SoftmaxFlashV2's
 // constant-shape config paths CheckConfigDefect); unchecked, SoftMax, LogSoftMax and SoftmaxFlash
-// without update follow the device (softmax_v220_device.h), SoftmaxFlashV2, SoftmaxFlashV3 and
-// the config paths not (open).
+// without update follow the device (softmax_v220_device.h), so does SoftmaxFlashV2's generic loop
+// (softmax_flashv2_v220_device.h, through FlashV2DeviceOn below); its WITHOUT_BRC loop,
+// SoftmaxFlashV3 and SoftMax's config path not (open).
 #pragma once
 
 #include <algorithm>
@@ -256,7 +257,8 @@ inline void CheckFlashV2V200Defect(bool generic, const AscendC::tiling::SoftMaxT
 // The 2201 generic loops (SoftMax, LogSoftMax, SoftmaxFlashV2's generic and WITHOUT_BRC loops,
 // SoftmaxFlashV3): CheckNdReduceDefect with V220Defect. Unchecked, SoftMax, LogSoftMax and
 // SoftmaxFlash without update follow the device's wrapped sequence (softmax_v220_device.h
-// SoftMaxWorkV220); SoftmaxFlashV2's loops and SoftmaxFlashV3 keep lngrad's rows (open).
+// SoftMaxWorkV220), as does SoftmaxFlashV2's generic loop (softmax_flashv2_v220_device.h
+// FlashV2WorkV220); its WITHOUT_BRC loop and SoftmaxFlashV3 keep lngrad's rows (open).
 inline void CheckV220Defect(const char* api, bool generic, const AscendC::tiling::SoftMaxTiling& t,
                             const Dims& d, uint32_t cfgK = 0) {
   CheckNdReduceDefect(api, NpuArch::k2201, generic, t, d, cfgK);
@@ -303,41 +305,48 @@ void V200Store(const V200Device& dev, const AscendC::LocalTensor<T>& dst,
   }
 }
 
-// SoftmaxFlashV2's generic loop on 2002 (and its config path, d.oriK the config's and redK its
-// cfgK: srcK, or below it for FlashV2ConfigSplits), unchecked, for a tiling V200Defect names with
-// srcK = redK: the device's
+// A reduction pass of FlashV2DeviceOn (V200Pass; 2201: softmax_flashv2_v220_device.h V220Pass).
+using FlashPassFn = void (*)(WorkOp op, const float* x, uint32_t k, uint32_t m, uint32_t oriK,
+                             uint32_t dstK, float* st, float* a, uint64_t& hw);
+
+// SoftmaxFlashV2's generic loop on arch (2002, or 2201 with pass V220Pass; the kit's loop and
+// steps are common to both: membase/common) over the tiling t, rows reduced at a stride of rk
+// (srcK, or the config's cfgK on 2002): the device's
 // dst, max, expSum and (update) expMax into dev, split by split, from SoftmaxFlashV2NoUpdateImpl /
 // SoftmaxFlashV2UpdateImpl of membase/common/softmax_flashv2_impl/softmax_flashv2_{no_update,
 // update}_impl.h, and what they leave in the work buffer (written at the end). Per split: the
-// max pass (V200Pass, row i of the split read at i * redK) into a statistics block st, the Sub
+// max pass (pass, row i of the split read at i * rk) into a statistics block st, the Sub
 // (GenericSubNDImpl, column c: lane c % 8 of its row) and Exp over the split's rows of srcK
-// columns, the sum pass (at i * redK again) into st. Where st and the
+// columns, the sum pass (at i * rk again) into st. Where st and the
 // accumulators A lie (floats of the buffer; s = splitSize, r = reduceSize, a = splitM * 64; half
 // data: its float copy at 0, the final exponentials):
 // - float, no update: st the max / expSum tensor's block, A at 0; with update st at 0, A at r:
 //   Max(inMax, st) lane by lane, inMax - max into A's first m * 8 floats (the Sub into
-//   tmpBuffer1) and its Exp as expMax, max = st + 0 (Adds), expSum = expMax * inExpSum + sum;
+//   tmpBuffer1) and its Exp as expMax, max = st + 0 (2002's Adds; 2201's DataCopy: st), expSum =
+//   expMax * inExpSum + sum;
 // - half data, float statistics: no update as float with A at s; update: st at s + r + a, A at
 //   s + r, max = Max(inMax, st) into the tensor (the Sub's), exp(inMax + 0 - max) at s, its
-//   lane 0 over each row's 16 floats at 0 for tiling.reduceM rows (BroadCastLastImpl) and over
-//   expMax's 16 halves, expSum = that exp * inExpSum (left at s) + sum;
+//   lane 0 (2201: lane l % 8) over each row's 16 floats at 0 for tiling.reduceM rows
+//   (BroadCastLastImpl) and over expMax's 16 halves, expSum = that exp * inExpSum (left at s) +
+//   sum;
 // - half data and statistics (blocks of 16): no update st at s, A at s + r, max and expSum cast
 //   from st; update as float with inMax's float copy at s (left: exp(inMax - max) * inExpSum),
 //   st at s + r + a and A at s + r, expSum's floats (the Add into tmpBuffer2) left at A's start.
 // st and A are read as they stand (the tensors' and buffer's bytes, then what earlier splits and
 // passes left). False where not modelled (lngrad's rows stand, the buffer stays marked): a
-// tiling not of the shape, a buffer short of the pieces. every: any tiling, either mode (the
-// splits that do not wrap too; softmax_flashv2_v200_work.h FlashV2WorkV200 keeps the buffer only).
+// tiling not of the shape, a buffer short of the pieces. On 2201 only the tilings V220Defect
+// names run it (oriSrcK >= 128: A's footprint below 64 columns is 2002's).
 template <typename T, typename U>
-bool FlashV2DeviceV200(bool update, const AscendC::tiling::SoftMaxTiling& t, const Dims& d,
-                       const T* src, const U* inMax, const U* inSum, const U* maxT, const U* sumT,
-                       const AscendC::LocalTensor<uint8_t>& tmp, V200Device& dev, SrcLoc loc,
-                       uint32_t redK = 0, bool every = false) {
+bool FlashV2DeviceOn(NpuArch arch, FlashPassFn pass, bool update,
+                     const AscendC::tiling::SoftMaxTiling& t, const Dims& d, const T* src,
+                     const U* inMax, const U* inSum, const U* maxT, const U* sumT,
+                     const AscendC::LocalTensor<uint8_t>& tmp, V200Device& dev, SrcLoc loc,
+                     uint32_t rk) {
   constexpr bool kHalf = std::is_same_v<T, half>, kHalfStats = std::is_same_v<U, half>;
-  const uint32_t dstK = kHalfStats ? 16 : 8, rk = redK != 0 ? redK : d.k;
-  if ((!every && (CheckedMode() || V200Defect(t, Dims{d.m, rk, d.oriK}).empty())) ||
-      detail::rep::RunningArch() != NpuArch::k2002 || t.splitM == 0 || t.splitK != d.k ||
-      t.srcK != d.k || t.reduceK != dstK || d.oriK == 0 || d.oriK > rk || rk > d.k) {
+  const uint32_t dstK = kHalfStats ? 16 : 8;
+  const bool v200 = arch == NpuArch::k2002;
+  if (detail::rep::RunningArch() != arch || t.splitM == 0 || t.splitK != d.k || t.srcK != d.k ||
+      t.reduceK != dstK || d.oriK == 0 || d.oriK > rk || rk > d.k) {
     return false;
   }
   const uint64_t s = kHalf ? t.splitSize : 0, r = t.reduceSize, a = uint64_t{t.splitM} * kLanes;
@@ -372,7 +381,7 @@ bool FlashV2DeviceV200(bool update, const AscendC::tiling::SoftMaxTiling& t, con
       LoadRow(mx, maxT + o2, static_cast<uint32_t>(nr));
       st = mx.data();
     }
-    V200Pass(WorkOp::kMax, x.data(), rk, m, d.oriK, dstK, st, acc, hw);
+    pass(WorkOp::kMax, x.data(), rk, m, d.oriK, dstK, st, acc, hw);
     std::vector<float> mo(st, st + nr);  // the max the Sub takes, then the stored one
     if (update) {
       em.resize(nr);
@@ -389,7 +398,7 @@ bool FlashV2DeviceV200(bool update, const AscendC::tiling::SoftMaxTiling& t, con
     ExpInPlace(x);
     if (kHalf) std::copy(x.begin(), x.end(), w.begin());  // tmpBuffer0, the split's float copy
     dev.dst.emplace_back(o1, x);
-    if (update && !kHalf) {
+    if (update && !kHalf && v200) {
       for (float& v : mo) v = v + 0.0f;  // Adds
     }
     dev.max.emplace_back(o2, std::move(mo));
@@ -397,19 +406,19 @@ bool FlashV2DeviceV200(bool update, const AscendC::tiling::SoftMaxTiling& t, con
       LoadRow(sm, sumT + o2, static_cast<uint32_t>(nr));
       st = sm.data();
     }
-    V200Pass(WorkOp::kSum, x.data(), rk, m, d.oriK, dstK, st, acc, hw);
+    pass(WorkOp::kSum, x.data(), rk, m, d.oriK, dstK, st, acc, hw);
     std::vector<float> out(st, st + nr);
     if (update) {
       for (uint64_t j = 0; j < nr; ++j) out[j] = em[j] * Widen(inSum[o2 + j]) + out[j];
       if (kHalf && kHalfStats) std::copy(out.begin(), out.end(), acc);  // tmpBuffer2
-      if (kHalf && !kHalfStats) {  // BroadCastLastImpl: lane 0 of each row, 16 times
+      if (kHalf && !kHalfStats) {  // BroadCastLastImpl: lane 0 (2201: l % 8) of each row
         std::vector<float> b(uint64_t{m} * 16);
-        for (uint64_t j = 0; j < b.size(); ++j) b[j] = em[j / 16 * 8];
+        for (uint64_t j = 0; j < b.size(); ++j) b[j] = em[j / 16 * 8 + (v200 ? 0 : j % 8)];
         dev.expMax.emplace_back(o2 * 2, std::move(b));
         // Into tmpBuffer0 over tiling.reduceM rows (past m: what tmpBuffer1 held there).
-        for (uint64_t q = 0; q < t.reduceM; ++q) {
-          const float v = q < m ? em[q * 8] : w[s + q * 8];
-          std::fill(w.begin() + q * 16, w.begin() + q * 16 + 16, v);
+        for (uint64_t q = 0; q < t.reduceM * 16; ++q) {
+          const uint64_t at = q / 16 * 8 + (v200 ? 0 : q % 8);
+          w[q] = q / 16 < m ? em[at] : w[s + at];
         }
       } else {
         dev.expMax.emplace_back(o2, em);
@@ -423,6 +432,21 @@ bool FlashV2DeviceV200(bool update, const AscendC::tiling::SoftMaxTiling& t, con
   if (rec) rec.Write(tmp.View().ptr, need * 4);
   dev.set = true;
   return true;
+}
+
+// FlashV2DeviceOn on 2002 (d.oriK the config's and redK its cfgK on the config path: srcK, or below
+// it for FlashV2ConfigSplits), unchecked, for a tiling V200Defect names with srcK = redK. every:
+// any tiling, either mode (the splits that do not wrap too; softmax_flashv2_v200_work.h
+// FlashV2WorkV200 keeps the buffer only).
+template <typename T, typename U>
+bool FlashV2DeviceV200(bool update, const AscendC::tiling::SoftMaxTiling& t, const Dims& d,
+                       const T* src, const U* inMax, const U* inSum, const U* maxT, const U* sumT,
+                       const AscendC::LocalTensor<uint8_t>& tmp, V200Device& dev, SrcLoc loc,
+                       uint32_t redK = 0, bool every = false) {
+  const uint32_t rk = redK != 0 ? redK : d.k;
+  if (!every && (CheckedMode() || V200Defect(t, Dims{d.m, rk, d.oriK}).empty())) return false;
+  return FlashV2DeviceOn<T, U>(NpuArch::k2002, &V200Pass, update, t, d, src, inMax, inSum, maxT,
+                               sumT, tmp, dev, loc, rk);
 }
 
 // SoftMax (log: LogSoftMax) on 2002: writes what the kit's splits of t leave in the work buffer

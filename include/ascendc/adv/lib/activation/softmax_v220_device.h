@@ -21,8 +21,9 @@
 // reachable in 192 KiB of UB) keep what the simulated UB holds in the accumulators (the
 // buffer's bytes, or the previous pass's).
 //
-// Not followed (still lngrad's rows unchecked): SoftmaxFlashV2's generic and WITHOUT_BRC loops,
-// SoftmaxFlashV3, and the constant-shape config paths (ConfigRows with splitK below srcK).
+// SoftmaxFlashV2's generic loop: softmax_flashv2_v220_device.h (V220Pass on V220Acc). Not
+// followed (still lngrad's rows unchecked): SoftmaxFlashV2's WITHOUT_BRC loop, SoftmaxFlashV3, and
+// the constant-shape config paths (ConfigRows with splitK below srcK).
 #pragma once
 
 #include <cstdint>

@@ -212,6 +212,16 @@ struct WorkRows {
   }
 };
 
+// One reduction pass of m rows (x: rows of stride k) on the accumulators acc gives (a WorkAccFn:
+// the device's wrapped operands): acc into tmp, BasicBlockReduce*Impl's row values v, the
+// broadcast into stat (dstK floats a row). oriK >= 64.
+inline void WorkDevicePass(WorkAccFn acc, WorkOp op, const float* x, uint32_t k, uint32_t m,
+                           uint32_t oriK, uint32_t dstK, float* v, float* stat, float* tmp) {
+  acc(op, x, k, m, oriK, tmp);
+  WorkRowValues(op, m, tmp, v);
+  WorkBroadcast(m, oriK, dstK, v, stat, tmp);
+}
+
 // One split of m rows from row0 (x: its source as floats, rows of d.k) on the device's wrapped
 // operands (acc, unchecked, the splits the 2201 sequence gets wrong): the max pass (the
 // accumulators, BasicBlockReduceMaxImpl's row values, the broadcast into maxAt), the Sub of
@@ -222,18 +232,14 @@ inline void WorkSplitDevice(WorkAccFn acc, const std::vector<float>& x, uint32_t
                             const Dims& d, uint32_t dstK, RowExps& ex, float* maxAt, float* sumAt,
                             float* tmp) {
   std::vector<float> v(m);
-  acc(WorkOp::kMax, x.data(), d.k, m, d.oriK, tmp);
-  WorkRowValues(WorkOp::kMax, m, tmp, v.data());
-  WorkBroadcast(m, d.oriK, dstK, v.data(), maxAt, tmp);
+  WorkDevicePass(acc, WorkOp::kMax, x.data(), d.k, m, d.oriK, dstK, v.data(), maxAt, tmp);
   std::copy(v.begin(), v.end(), ex.mx.begin() + row0);
   const uint64_t n = uint64_t{m} * d.k;
   std::vector<float> e(n);
   for (uint64_t j = 0; j < n; ++j) e[j] = x[j] - v[j / d.k];
   ExpInPlace(e);
   std::copy(e.begin(), e.end(), ex.e.begin() + uint64_t{row0} * d.k);
-  acc(WorkOp::kSum, e.data(), d.k, m, d.oriK, tmp);
-  WorkRowValues(WorkOp::kSum, m, tmp, v.data());
-  WorkBroadcast(m, d.oriK, dstK, v.data(), sumAt, tmp);
+  WorkDevicePass(acc, WorkOp::kSum, e.data(), d.k, m, d.oriK, dstK, v.data(), sumAt, tmp);
   std::copy(v.begin(), v.end(), ex.sm.begin() + row0);
 }
 

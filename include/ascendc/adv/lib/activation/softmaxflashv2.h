@@ -19,7 +19,7 @@
 // and the config path's splits whose NewReduce{Max,Sum}LastNDImpl operands wrap are refused in
 // checked mode (softmax_v200_work.h CheckFlashV2V200Defect, CheckConfigDefect: 2201's config
 // path too); unchecked, they give the device's outputs (FlashV2DeviceV200), which writes every
-// split's work buffer (FlashV2WorkV200).
+// split's work buffer (FlashV2WorkV200); so do 2201's generic loop's (FlashV2WorkV220).
 #pragma once
 
 #include "lib/activation/softmax.h"
@@ -29,6 +29,7 @@
 #include "lib/activation/softmax_flashv2_nobrc_work.h"
 #include "lib/activation/softmax_flashv2_paths.h"
 #include "lib/activation/softmax_flashv2_v200_work.h"
+#include "lib/activation/softmax_flashv2_v220_device.h"
 
 namespace lngrad::aicore::softmax_detail {
 
@@ -679,13 +680,13 @@ void SoftmaxFlashV2(const LocalTensor<D>& dstTensor, const LocalTensor<U>& expSu
   // same steps over config.oriSrcK columns; FlashV2DeviceV200, read before anything is written,
   // the work buffer written), stored over lngrad's rows; the other splits' buffer as well.
   sd::V200Device dev;
-  const bool v200 = sd::FlashV2WorkV200<D, U>(!m1 && !basic, isUpdate, run, d, srcTensor.HostPtr(),
-                                              inMaxTensor.HostPtr(), inExpSumTensor.HostPtr(),
-                                              maxTensor.HostPtr(), expSumTensor.HostPtr(),
-                                              sharedTmpBuffer, dev, loc);
+  const bool v200 = sd::FlashV2WorkDevice<D, U>(  // 2201's wrapping splits: FlashV2WorkV220
+      !m1 && !basic, isUpdate, run, d, srcTensor.HostPtr(), inMaxTensor.HostPtr(),
+      inExpSumTensor.HostPtr(), maxTensor.HostPtr(), expSumTensor.HostPtr(), sharedTmpBuffer, dev,
+      loc);
   // The work buffer of the generic loop and the config's (splitK = srcK) on 2201.
-  sd::FlashV2Scratch sc(!m1 && !basic, sharedTmpBuffer, run, d, isUpdate, std::is_same_v<D, half>,
-                        std::is_same_v<U, half>);
+  sd::FlashV2Scratch sc(!m1 && !basic && !v200, sharedTmpBuffer, run, d, isUpdate,
+                        std::is_same_v<D, half>, std::is_same_v<U, half>);
   // The isBasicBlock path's (softmax_flashv2_paths.h; float and half data): unchecked, for the
   // float defect shapes it derives, the outputs follow the kit's sequence.
   sd::FlashV2BasicScratch bs(basic && !m1, sharedTmpBuffer, run, d, isUpdate, sd::Lanes<U>(),
