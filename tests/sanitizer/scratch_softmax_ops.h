@@ -12,8 +12,8 @@
 namespace lngrad::aicore::san_test::scratch {
 
 inline constexpr uint32_t kSmM = 8, kSmK = 64;
-inline AscendC::SoftMaxTiling SmTiling(uint32_t type_size) {
-  AscendC::SoftMaxTiling t;
+inline ::SoftMaxTiling SmTiling(uint32_t type_size) {
+  ::SoftMaxTiling t;
   AscendC::SoftMaxTilingFunc(ge::Shape({kSmM, kSmK}), type_size, kTmpBytes, t);
   return t;
 }
