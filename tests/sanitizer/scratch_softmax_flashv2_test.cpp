@@ -156,48 +156,59 @@ TEST(ScratchInitcheck, SoftmaxFlashV2WithoutBrcIsModelledNotMarked) {
               }).r);
 }
 
+// SoftmaxFlashV2 on 2002 with the generic split loop (kBasic false) or isBasicBlock, float, half
+// and half with float statistics, without and with update: reading the buffer afterwards is clean.
+template <bool kBasic>
+void FlashV2On2002ReadsClean() {
+  const char* soc = "Ascend310P1";
+  for (const bool update : {false, true}) {
+    SCOPED_TRACE(update ? "update" : "no update");
+    ExpectClean(
+        RunScratch(soc, san::kAllTools, Then::kRead, [update](Ops& o) {
+          SoftMaxTiling t;
+          SoftMaxFlashV2TilingFunc(ge::Shape({kSmM, kSmK}), 4, 4, kTmpBytes, t, update, kBasic);
+          if (update) {
+            SoftmaxFlashV2<float, true, false, kBasic>(F(o.a), F(o.c), F(o.d), F(o.b), F(o.c)[512],
+                                                       F(o.c)[256], F(o.d)[256], o.tmp, t,
+                                                       kSmShape);
+          } else {
+            SoftmaxFlashV2<float, false, false, kBasic>(F(o.a), F(o.c), F(o.d), F(o.b), F(o.c)[512],
+                                                        F(o.c), F(o.d), o.tmp, t, kSmShape);
+          }
+        }).r);
+    ExpectClean(
+        RunScratch(soc, san::kAllTools, Then::kRead, [update](Ops& o) {
+          SoftMaxTiling t;
+          SoftMaxFlashV2TilingFunc(ge::Shape({kSmM, kSmK}), 2, 2, kTmpBytes, t, update, kBasic);
+          if (update) {
+            SoftmaxFlashV2<half, true, false, kBasic>(H(o.a), H(o.c), H(o.d), H(o.b), H(o.c)[1024],
+                                                      H(o.c)[512], H(o.d)[512], o.tmp, t, kSmShape);
+          } else {
+            SoftmaxFlashV2<half, false, false, kBasic>(H(o.a), H(o.c), H(o.d), H(o.b), H(o.c)[1024],
+                                                       H(o.c), H(o.d), o.tmp, t, kSmShape);
+          }
+        }).r);
+    ExpectClean(
+        RunScratch(soc, san::kAllTools, Then::kRead, [update](Ops& o) {
+          SoftMaxTiling t;
+          SoftMaxFlashV2TilingFunc(ge::Shape({kSmM, kSmK}), 2, 4, kTmpBytes, t, update, kBasic);
+          if (update) {
+            SoftmaxFlashV2<half, true, false, kBasic>(H(o.a), F(o.c), F(o.d), H(o.b), H(o.c)[1024],
+                                                      F(o.c)[256], F(o.d)[256], o.tmp, t, kSmShape);
+          } else {
+            SoftmaxFlashV2<half, false, false, kBasic>(H(o.a), F(o.c), F(o.d), H(o.b), H(o.c)[1024],
+                                                       F(o.c), F(o.d), o.tmp, t, kSmShape);
+          }
+        }).r);
+  }
+}
+
 // SoftmaxFlashV2's generic split loop on 2002 (session 23): every split, wrapping or not, runs
 // the kit's steps over the work buffer (softmax_flashv2_v200_work.h over softmax_v200_work.h
 // FlashV2DeviceV200; replay.SoftMaxV200Replay.SoftmaxFlashV2*): reading it afterwards is clean,
 // float, half, half with float statistics, without and with update.
 TEST(ScratchInitcheck, SoftmaxFlashV2On2002IsModelledNotMarked) {
-  const char* soc = "Ascend310P1";
-  for (const bool update : {false, true}) {
-    SCOPED_TRACE(update ? "update" : "no update");
-    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [update](Ops& o) {
-                  SoftMaxTiling t;
-                  SoftMaxFlashV2TilingFunc(ge::Shape({kSmM, kSmK}), 4, 4, kTmpBytes, t, update);
-                  if (update) {
-                    SoftmaxFlashV2<float, true>(F(o.a), F(o.c), F(o.d), F(o.b), F(o.c)[512],
-                                                F(o.c)[256], F(o.d)[256], o.tmp, t, kSmShape);
-                  } else {
-                    SoftmaxFlashV2<float, false>(F(o.a), F(o.c), F(o.d), F(o.b), F(o.c)[512],
-                                                 F(o.c), F(o.d), o.tmp, t, kSmShape);
-                  }
-                }).r);
-    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [update](Ops& o) {
-                  SoftMaxTiling t;
-                  SoftMaxFlashV2TilingFunc(ge::Shape({kSmM, kSmK}), 2, 2, kTmpBytes, t, update);
-                  if (update) {
-                    SoftmaxFlashV2<half, true>(H(o.a), H(o.c), H(o.d), H(o.b), H(o.c)[1024],
-                                               H(o.c)[512], H(o.d)[512], o.tmp, t, kSmShape);
-                  } else {
-                    SoftmaxFlashV2<half, false>(H(o.a), H(o.c), H(o.d), H(o.b), H(o.c)[1024],
-                                                H(o.c), H(o.d), o.tmp, t, kSmShape);
-                  }
-                }).r);
-    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [update](Ops& o) {
-                  SoftMaxTiling t;
-                  SoftMaxFlashV2TilingFunc(ge::Shape({kSmM, kSmK}), 2, 4, kTmpBytes, t, update);
-                  if (update) {
-                    SoftmaxFlashV2<half, true>(H(o.a), F(o.c), F(o.d), H(o.b), H(o.c)[1024],
-                                               F(o.c)[256], F(o.d)[256], o.tmp, t, kSmShape);
-                  } else {
-                    SoftmaxFlashV2<half, false>(H(o.a), F(o.c), F(o.d), H(o.b), H(o.c)[1024],
-                                                F(o.c), F(o.d), o.tmp, t, kSmShape);
-                  }
-                }).r);
-  }
+  FlashV2On2002ReadsClean<false>();
 }
 
 // SoftmaxFlashV2's isBasicBlock path on 2002 (session 24): the kit runs membase/common's
@@ -206,46 +217,7 @@ TEST(ScratchInitcheck, SoftmaxFlashV2On2002IsModelledNotMarked) {
 // replay.SoftmaxFlashV2BasicScratchReplay.On2002MatchesTheKitsBufferByteForByte): reading the
 // buffer afterwards is clean, float, half, half with float statistics, without and with update.
 TEST(ScratchInitcheck, SoftmaxFlashV2BasicBlockOn2002IsModelledNotMarked) {
-  const char* soc = "Ascend310P1";
-  for (const bool update : {false, true}) {
-    SCOPED_TRACE(update ? "update" : "no update");
-    ExpectClean(
-        RunScratch(soc, san::kAllTools, Then::kRead, [update](Ops& o) {
-          SoftMaxTiling t;
-          SoftMaxFlashV2TilingFunc(ge::Shape({kSmM, kSmK}), 4, 4, kTmpBytes, t, update, true);
-          if (update) {
-            SoftmaxFlashV2<float, true, false, true>(F(o.a), F(o.c), F(o.d), F(o.b), F(o.c)[512],
-                                                     F(o.c)[256], F(o.d)[256], o.tmp, t, kSmShape);
-          } else {
-            SoftmaxFlashV2<float, false, false, true>(F(o.a), F(o.c), F(o.d), F(o.b), F(o.c)[512],
-                                                      F(o.c), F(o.d), o.tmp, t, kSmShape);
-          }
-        }).r);
-    ExpectClean(
-        RunScratch(soc, san::kAllTools, Then::kRead, [update](Ops& o) {
-          SoftMaxTiling t;
-          SoftMaxFlashV2TilingFunc(ge::Shape({kSmM, kSmK}), 2, 2, kTmpBytes, t, update, true);
-          if (update) {
-            SoftmaxFlashV2<half, true, false, true>(H(o.a), H(o.c), H(o.d), H(o.b), H(o.c)[1024],
-                                                    H(o.c)[512], H(o.d)[512], o.tmp, t, kSmShape);
-          } else {
-            SoftmaxFlashV2<half, false, false, true>(H(o.a), H(o.c), H(o.d), H(o.b), H(o.c)[1024],
-                                                     H(o.c), H(o.d), o.tmp, t, kSmShape);
-          }
-        }).r);
-    ExpectClean(
-        RunScratch(soc, san::kAllTools, Then::kRead, [update](Ops& o) {
-          SoftMaxTiling t;
-          SoftMaxFlashV2TilingFunc(ge::Shape({kSmM, kSmK}), 2, 4, kTmpBytes, t, update, true);
-          if (update) {
-            SoftmaxFlashV2<half, true, false, true>(H(o.a), F(o.c), F(o.d), H(o.b), H(o.c)[1024],
-                                                    F(o.c)[256], F(o.d)[256], o.tmp, t, kSmShape);
-          } else {
-            SoftmaxFlashV2<half, false, false, true>(H(o.a), F(o.c), F(o.d), H(o.b), H(o.c)[1024],
-                                                     F(o.c), F(o.d), o.tmp, t, kSmShape);
-          }
-        }).r);
-  }
+  FlashV2On2002ReadsClean<true>();
 }
 
 // The constant-shape config's generic path with config.oriSrcK rounded up to 8 = srcK (here
