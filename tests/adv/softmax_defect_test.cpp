@@ -25,6 +25,7 @@
 
 #include "kernel_operator.h"
 #include "softmax_test_util.h"
+#include "softmax_defect_outcome.h"
 #include "tiling/tiling_api.h"
 #include "../aicore/sanitizer_off.h"
 
@@ -64,10 +65,8 @@ constexpr AscendC::SoftmaxConfig kCfg16832{true, 1, 16832};  // below 16896: no 
 constexpr AscendC::SoftmaxConfig kNoBrc = {true, 0, 0,
                                            AscendC::SoftmaxMode::SOFTMAX_OUTPUT_WITHOUT_BRC};
 
-struct Outcome {
-  std::string check, msg;
-  bool kept = false;  // src, dst, the statistics and the work buffer as they were
-};
+using softmax_defect_test::Outcome;
+using softmax_defect_test::RecordCall;
 
 // One call of api on soc (2002 unless said) over m x k rows (oriK reduced), a work buffer of work
 // bytes and the kernel's re-tile (a default tiling; SoftmaxFlashV3, which does not re-tile:
@@ -117,9 +116,8 @@ Outcome Run(Api api, uint32_t m, uint32_t k, uint32_t oriK, uint32_t work, bool 
       }
       return v;
     };
-    const std::vector<uint8_t> before = all();
     const AscendC::SoftMaxShapeInfo shape{m, k, m, oriK};
-    try {
+    RecordCall(r, all, [&] {
       if (api == Api::kSoftMaxCfg) {
         AscendC::SoftMax<T, false, false, false, C>(dst, sum, max, src, tmp, SoftMaxTiling{},
                                                     shape);
@@ -179,12 +177,7 @@ Outcome Run(Api api, uint32_t m, uint32_t k, uint32_t oriK, uint32_t work, bool 
         AscendC::SoftmaxFlashV2<T, true, false, false, false, kNoBrc>(
             dst, sum, max, src, expMax, sum, max, tmp, SoftMaxTiling{}, shape);
       }
-    } catch (const lngrad::aicore::KernelCheckError& e) {
-      lngrad::aicore::DismissKernelCheck(e);
-      r.check = e.check();
-      r.msg = e.message();
-    }
-    r.kept = all() == before;
+    });
   };
   const lngrad::Status st = lngrad::aicore::Launch(1, body, o);
   EXPECT_TRUE(st.ok()) << st.ToString();

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "kernel_operator.h"
+#include "softmax_defect_outcome.h"
 #include "tiling/tiling_api.h"
 #include "../aicore/sanitizer_off.h"
 
@@ -43,10 +44,8 @@ std::vector<uint8_t> Concat(std::initializer_list<std::pair<const void*, uint64_
   return v;
 }
 
-struct Outcome {
-  std::string check, msg;
-  bool kept = false;  // src, dst, the statistics and the work buffer as they were
-};
+using softmax_defect_test::Outcome;
+using softmax_defect_test::RecordCall;
 
 // SimpleSoftMax<D> with U statistics over m x k, a 16 KiB work buffer and the host tiling made
 // with dataTypeSize `type`.
@@ -86,15 +85,9 @@ Outcome RunSimple(const char* soc, uint32_t m, uint32_t k, uint32_t type, bool c
                      {max.HostPtr(), stat},
                      {tmp.HostPtr(), kWork}});
     };
-    const std::vector<uint8_t> before = all();
-    try {
+    RecordCall(r, all, [&] {
       AscendC::SimpleSoftMax<D>(dst, sum, max, src, tmp, t, {m, k, m, k});
-    } catch (const lngrad::aicore::KernelCheckError& e) {
-      lngrad::aicore::DismissKernelCheck(e);
-      r.check = e.check();
-      r.msg = e.message();
-    }
-    r.kept = all() == before;
+    });
   };
   const lngrad::Status st = lngrad::aicore::Launch(1, body, o);
   EXPECT_TRUE(st.ok()) << st.ToString();
@@ -179,15 +172,9 @@ Outcome RunBasic(const char* soc, bool wrap, bool checked) {
                      {max.HostPtr(), stat},
                      {tmp.HostPtr(), kWork}});
     };
-    const std::vector<uint8_t> before = all();
-    try {
+    RecordCall(r, all, [&] {
       AscendC::SoftMax<float, false, true>(dst, sum, max, src, tmp, t, {m, k, m, k});
-    } catch (const lngrad::aicore::KernelCheckError& e) {
-      lngrad::aicore::DismissKernelCheck(e);
-      r.check = e.check();
-      r.msg = e.message();
-    }
-    r.kept = all() == before;
+    });
   };
   const lngrad::Status st = lngrad::aicore::Launch(1, body, o);
   EXPECT_TRUE(st.ok()) << st.ToString();
