@@ -112,6 +112,32 @@ float KitRowMax(const float* row, uint32_t k, uint32_t rows, bool v200) {
   return v200 && rows > 1 ? m * 1.0f + 0.0f : m;
 }
 
+// SoftMaxBasicBlock's row max (membase/common softmax_basic_block_impl.h) for a row of k columns
+// (a multiple of 64) in a split of `rows` rows: splitBlock = k / 64 == 1: BlockReduceMax of the
+// row's 64 lanes; else BasicBlockMaxImpl (softmax_common_arithmetic.h): Max(acc, chunk 0,
+// chunk 1), then for chunk c >= 2, when rows > splitBlock Max(acc, acc, chunk c), else per row
+// Max(acc, chunk c, acc), and BlockReduceMax of acc; each way a second BlockReduceMax over the
+// row's eight block maxima. A binary Max is Max2 in its source operand order; each BlockReduceMax
+// block as LaneMax.
+float KitBasicRowMax(const float* row, uint32_t k, uint32_t rows) {
+  const uint32_t splitBlock = k / kLanes;
+  float acc[kLanes];
+  if (splitBlock == 1) {
+    std::memcpy(acc, row, sizeof acc);
+  } else {
+    for (uint32_t l = 0; l < kLanes; ++l) acc[l] = Max2(row[l], row[kLanes + l]);
+    for (uint32_t c = 2; c < splitBlock; ++c) {
+      for (uint32_t l = 0; l < kLanes; ++l) {
+        const float v = row[c * kLanes + l];
+        acc[l] = rows > splitBlock ? Max2(acc[l], v) : Max2(v, acc[l]);
+      }
+    }
+  }
+  float blocks[kBlock];
+  for (uint32_t b = 0; b < kBlock; ++b) blocks[b] = LaneMax(acc + b * kBlock, kBlock);
+  return LaneMax(blocks, kBlock);
+}
+
 // ReduceMaxLastNDImpl for one row (v220 softmax_common_nd_reduce.h; SoftmaxFlash's update,
 // softmax_flash_nd_process_impl.h), each binary Max with its source operand order:
 // AlignedReduceMaxNDImpl: chunk 0's BlockReduceMax (its 8 block maxima) copied to acc, then per
@@ -170,13 +196,13 @@ void ForEachSplit(const SmxTiling& t, Body body) {
 }
 
 // One row in float: x (srcK widened values) -> (x - max) -> exp, in place; returns max and sum
-// of the first oriK columns. basic: SoftMaxBasicBlock's BasicBlockMaxImpl/BasicBlockAddImpl
-// (chunk 0 op chunk 1, then every further chunk; no BlockReduce start for long rows).
-// rows: the rows of the split (NextBlockMaxImpl's operand order); v200: the 2002 Adds.
+// of the first oriK columns. basic: SoftMaxBasicBlock's max (KitBasicRowMax) and
+// BasicBlockAddImpl's sum (chunk 0 + chunk 1, then every further chunk; no BlockReduce start for
+// long rows). rows: the rows of the split (NextBlockMaxImpl's and BasicBlockMaxImpl's operand
+// order); v200: the 2002 Adds (not in the basic block's max).
 void ExpRow(std::vector<float>& x, uint32_t oriK, float* max, float* sum, bool basic = false,
             uint32_t rows = 1, bool v200 = false) {
-  *max = basic ? RowReduce(x.data(), oriK, Max2, -INFINITY, basic)
-               : KitRowMax(x.data(), oriK, rows, v200);
+  *max = basic ? KitBasicRowMax(x.data(), oriK, rows) : KitRowMax(x.data(), oriK, rows, v200);
   for (float& v : x) v = v - *max;
   for (float& v : x) v = ExpF(v);
   *sum = RowReduce(x.data(), oriK, Sum2, 0.0f, basic);

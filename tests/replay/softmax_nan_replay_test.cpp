@@ -79,11 +79,14 @@ void ExpectNanOutputs(const std::vector<T>& y, const std::vector<T>& wy, const s
 
 template <class T, class S>
 void CheckNanSoftMax(const Shape& s, uint32_t typeSize, uint32_t splitRows, uint32_t seed,
-                     const char* product = k910B) {
+                     const char* product = k910B, bool basic = false) {
   SCOPED_TRACE(Name(s) + " splitRows " + std::to_string(splitRows) + " seed " +
-               std::to_string(seed) + " " + product);
+               std::to_string(seed) + " " + product + (basic ? " isBasicBlock" : ""));
   const auto x = NanInputs<T>(seed, s);
   const SoftMaxTiling t = HostTiling(s, typeSize, splitRows);
+  if (basic) {
+    ASSERT_EQ(t.tailM, 0u);  // the basic block has no tail split
+  }
   const uint32_t stats = s.m * t.reduceK;
   std::vector<T> y;
   std::vector<S> sum, max;
@@ -91,8 +94,14 @@ void CheckNanSoftMax(const Shape& s, uint32_t typeSize, uint32_t splitRows, uint
       [&](Ub& ub) {
         Put(ub, 0, x);
         auto st = ub.Get<Dev<S>>(2);
-        AscendC::SoftMax<Dev<T>>(ub.Get<Dev<T>>(1), st[0], st[kMaxAt<S>], ub.Get<Dev<T>>(0),
-                                 ub.Get<uint8_t>(3), t, {s.m, s.k, s.m, s.oriK});
+        const AscendC::SoftMaxShapeInfo shape{s.m, s.k, s.m, s.oriK};
+        if (basic) {
+          AscendC::SoftMax<Dev<T>, false, true>(ub.Get<Dev<T>>(1), st[0], st[kMaxAt<S>],
+                                                ub.Get<Dev<T>>(0), ub.Get<uint8_t>(3), t, shape);
+        } else {
+          AscendC::SoftMax<Dev<T>>(ub.Get<Dev<T>>(1), st[0], st[kMaxAt<S>], ub.Get<Dev<T>>(0),
+                                   ub.Get<uint8_t>(3), t, shape);
+        }
         y = Take<T>(ub, 1, x.size());
         sum = Take<S>(ub, 2, stats);
         max = Take<S>(ub, 2, stats, kMaxAt<S>);
@@ -102,7 +111,7 @@ void CheckNanSoftMax(const Shape& s, uint32_t typeSize, uint32_t splitRows, uint
   std::vector<S> wsum(stats), wmax(stats);
   const bool v200 = std::string(product) == k310P;
   lngrad_replay::ReplaySoftMax(Mirror(t), s.oriK, x.data(), wy.data(), wsum.data(), wmax.data(),
-                               false, v200);
+                               basic, v200);
   ExpectNanOutputs(y, wy, sum, wsum, max, wmax);
 }
 
@@ -138,6 +147,29 @@ TEST(SoftMaxNanReplay, Arch2002AddsZeroToTheMax) {
                          Shape{3, 448, 448}, Shape{5, 600, 600}, Shape{1, 96, 96}}) {
     CheckNanSoftMax<float, float>(s, 4, 0, seed++, k310P);
     CheckNanSoftMax<float, float>(s, 4, 1, seed++, k310P);
+  }
+}
+
+// isBasicBlock (SoftMaxBasicBlock, whole splits only; 2201 and 2002 run the same order):
+// BasicBlockMaxImpl's Max(chunk 0, chunk 1), then Max(acc, chunk c) when the split has more rows
+// than k / 64 ({16, 256}, {24, 192} in splits of 8), else Max(chunk c, acc) per row ({8, 1024},
+// {8, 768}, {16, 512} in splits of 8), a single chunk's BlockReduceMax ({8, 64}), then the two
+// BlockReduceMax levels; oriSrcK below srcK (every srcK column is reduced). Session 25 (cln):
+// the replay's basic max was the adjacent-pair tree, which loses a NaN that is the first operand
+// of a Max and takes the second of a -0/+0 tie.
+TEST(SoftMaxNanReplay, BasicBlockFollowsBasicBlockMaxImplsOrder) {
+  uint32_t seed = 600;
+  for (const char* product : {k910B, k310P}) {
+    for (const Shape& s : {Shape{8, 64, 64}, Shape{16, 256, 256}, Shape{24, 192, 190},
+                           Shape{8, 1024, 1024}, Shape{8, 768, 700}, Shape{16, 512, 512}}) {
+      CheckNanSoftMax<float, float>(s, 4, 0, seed++, product, true);
+      CheckNanSoftMax<float, float>(s, 4, 8, seed++, product, true);
+      // half data: srcK at least 128; on 910B only (2002 stores half by CAST_NONE, which this
+      // replay's Store does not model)
+      if (s.k < 128 || product == k310P) continue;
+      CheckNanSoftMax<Half, Half>(s, 2, 8, seed++, product, true);
+      CheckNanSoftMax<Half, float>(s, 4, 0, seed++, product, true);
+    }
   }
 }
 

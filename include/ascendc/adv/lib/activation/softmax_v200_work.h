@@ -411,13 +411,13 @@ bool FlashV2DeviceOn(NpuArch arch, FlashPassFn pass, bool update,
     if (update) {
       for (uint64_t j = 0; j < nr; ++j) out[j] = em[j] * Widen(inSum[o2 + j]) + out[j];
       if (kHalf && kHalfStats) std::copy(out.begin(), out.end(), acc);  // tmpBuffer2
-      if (kHalf && !kHalfStats) {  // BroadCastLastImpl: lane 0 (2201: l % 8) of each row
+      if (kHalf && !kHalfStats) {  // BroadCastLastImpl: lane BrcLane (0; 2201: l % 8) of each row
         std::vector<float> b(uint64_t{m} * 16);
-        for (uint64_t j = 0; j < b.size(); ++j) b[j] = em[j / 16 * 8 + (v200 ? 0 : j % 8)];
+        for (uint64_t j = 0; j < b.size(); ++j) b[j] = em[j / 16 * 8 + BrcLane(j % 8)];
         dev.expMax.emplace_back(o2 * 2, std::move(b));
         // Into tmpBuffer0 over tiling.reduceM rows (past m: what tmpBuffer1 held there).
         for (uint64_t q = 0; q < t.reduceM * 16; ++q) {
-          const uint64_t at = q / 16 * 8 + (v200 ? 0 : q % 8);
+          const uint64_t at = q / 16 * 8 + BrcLane(q % 8);
           w[q] = q / 16 < m ? em[at] : w[s + at];
         }
       } else {
