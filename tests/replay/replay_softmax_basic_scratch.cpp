@@ -214,7 +214,9 @@ bool ReplaySimpleSoftMaxHalfWork(const SmxTiling& t, bool basic, bool v200, cons
   };
   if (basic) {
     if (t.rangeM == 0) return true;
-    if (k == 0 || k % kRep != 0 || s != uint64_t{t.splitM} * k) return false;
+    // splitK not a multiple of 64 (session 25, sbw): the Sub and Div cover its splitK / 64
+    // whole chunks a row, at the stride below.
+    if (k == 0 || s != uint64_t{t.splitM} * k) return false;
     // The kit's uint8_t casts (session 24, sbb): repeatTimes = (uint8_t)(splitSize / 64) for the
     // Casts and the Exp, (uint8_t)splitM repeats of the Sub and Div, their repeat stride
     // offset = (uint8_t)(8 * (splitK / 64)) blocks, reduceCeilValue = (uint8_t)ceil(reduceSize /

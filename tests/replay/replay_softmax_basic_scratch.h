@@ -22,7 +22,9 @@
 // stride re-read (2002's half-data overload with float statistics: 8) and the float overload
 // (ReplaySimpleSoftMaxFloat). Session 24 (sbb, who also changed lngrad's SimpleHalfPrepare and
 // SimpleSoftMax after it): SimpleSoftMaxBasicBlock's uint8_t casts re-read (its counts past 255
-// wrap: ReplaySimpleSoftMaxHalfWork's basic form follows them).
+// wrap: ReplaySimpleSoftMaxHalfWork's basic form follows them). Session 25 (sbw, who also changed
+// lngrad's SimpleBasicRowsMembase and SimpleHalfPrepare after it): the basic form's Sub and Div
+// loops re-read for splitK not a multiple of 64 (splitK / 64 whole chunks a row).
 #pragma once
 
 #include <cstdint>
@@ -55,17 +57,17 @@ uint64_t SoftMaxBasicWorkReach(const SmxTiling& t, bool halfData, bool halfStat)
 // SimpleSoftMax with half data (S = Half or float statistics): basic — SimpleSoftMaxBasicBlock's
 // rangeM full splits; else SimpleSoftMaxNDImpl's loop (rangeM splits, then the tail). inSum /
 // inMax: statLen elements (the half basic form's Cast reads ceil(reduceSize / 64) * 64 of them
-// per split). False, nothing changed, where not covered (splitK not whole 64-float chunks or
-// splitSize not splitM * splitK, a read or write past `work`, a read past statLen). The basic
-// form's counts are the kit's uint8_t casts: past 255 they wrap (fewer repeats, a smaller row
-// stride), the Sub and Div then reading what `work` holds where no Cast wrote, dst keeping what
-// it held past the Cast's repeats.
-// v200: 2002 (basic, or cfg; session 22: SimpleSoftMaxBasicBlock is membase/common's, dst's Cast
-// FLOAT2HALF_ROUND_MODE rounds to nearest even there). cfg (session 23, sx): the generic loop's
-// constant-shape config form (SimpleSoftMaxGenericNDImpl with config.oriSrcM and oriSrcK set, the
-// same on 2201 and 2002): the Sub and Div read row r's statistics at 16 r of the half statistics'
-// float copy (curSplitM * reduceK floats cast from i * reduceSize; rows past that copy read what
-// the buffer held) or at 8 r of the float statistics, whatever the tiling's reduceK.
+// per split). False, nothing changed, where not covered (the generic form's splitK not a
+// multiple of 16, the basic form's splitSize not splitM * splitK, a read or write past `work`, a
+// read past statLen). The basic form's counts are the kit's uint8_t casts: past 255 they wrap
+// (fewer repeats, a smaller row stride), the Sub and Div then reading what `work` holds where no
+// Cast wrote, dst keeping what it held past the Cast's repeats. v200: 2002 (basic, or cfg; session
+// 22: SimpleSoftMaxBasicBlock is membase/common's, dst's Cast FLOAT2HALF_ROUND_MODE rounds to
+// nearest even there). cfg (session 23, sx): the generic loop's constant-shape config form
+// (SimpleSoftMaxGenericNDImpl with config.oriSrcM and oriSrcK set, the same on 2201 and 2002): the
+// Sub and Div read row r's statistics at 16 r of the half statistics' float copy (curSplitM *
+// reduceK floats cast from i * reduceSize; rows past that copy read what the buffer held) or at 8 r
+// of the float statistics, whatever the tiling's reduceK.
 template <class S>
 bool ReplaySimpleSoftMaxHalfWork(const SmxTiling& t, bool basic, bool v200, const Half* src,
                                  Half* dst, const S* inSum, const S* inMax, uint64_t statLen,

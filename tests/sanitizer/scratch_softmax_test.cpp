@@ -452,6 +452,30 @@ TEST(ScratchInitcheck, SimpleHalfBasicWrappedIsModelledNotMarked) {
   }
 }
 
+// SimpleSoftMax<half> isBasicBlock with srcK not a multiple of 64 (80), unchecked on 2201 and
+// 2002 (session 25, sbw): lngrad writes what SimpleSoftMaxBasicBlock's whole chunks leave in the
+// buffer (softmax_basic_work.h SimpleHalfPrepare, from simplesoftmax.h SimpleBasicRowsMembase;
+// replay.SimpleSoftMaxHalfScratchReplay.BasicBlockWrappedCountsWithSrcKNotWholeChunks...), half
+// and float statistics: no mark (before, the buffer was marked).
+TEST(ScratchInitcheck, SimpleHalfBasicNotWholeChunksIsModelledNotMarked) {
+  const lngrad::aicore::test::CheckedModeScope unchecked(false);
+  const auto tiling = [](uint32_t typeSize) {
+    SoftMaxTiling t;
+    SoftMaxTilingFunc(ge::Shape({kSmM, 80}), typeSize, kTmpBytes, t);
+    return t;
+  };
+  for (const char* soc : {k910, "Ascend310P1"}) {
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [&](Ops& o) {
+                  SimpleSoftMax<half, false, true>(H(o.a), H(o.c), H(o.d), H(o.b), o.tmp,
+                                                   tiling(2));
+                }).r);
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [&](Ops& o) {
+                  SimpleSoftMax<half, false, true>(H(o.a), F(o.c), F(o.d), H(o.b), o.tmp,
+                                                   tiling(4));
+                }).r);
+  }
+}
+
 // The constant-shape config on 2002 (SoftMax: membase/v200 does not read it; SimpleSoftMax<half>:
 // its config path takes the tiling's splitK and 32-byte statistics rows), SimpleSoftMax<half>'s
 // config on 2201 and its isBasicBlock on 2002 (membase/common's SimpleSoftMaxBasicBlock): lngrad

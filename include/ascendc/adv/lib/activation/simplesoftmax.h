@@ -12,17 +12,17 @@
 // refuses isBasicBlock with srcK not a multiple of 64 (invalid_count: the 2201/2002 kernel check
 // asserts it, and 3510's whole registers mix rows) and names the last row's store past dstTensor
 // (tensor_bounds); unchecked, 2201/2002 run SimpleSoftMaxBasicBlock's strides
-// (SimpleBasicRowsMembase). Half data with isBasicBlock on 2201/2002 computes only the tiling's
-// rangeM full splits (BasicSplitRows): checked mode refuses a tiling that leaves rows
-// (invalid_count, naming them); unchecked, those rows of dst are left as the device leaves them.
-// The constant-shape config's generic path with half statistics and a tiling whose reduceK is
-// not 16 reads statistics the split's copy did not write (CfgHalfStatsRight): refused in checked
-// mode (softmax_device_defect); unchecked, dst and the work buffer as the device leaves them.
-// The default config's generic path on 2201/2002 reads row r's statistics at r * reduceK
-// (SimpleDefaultStatRows): a tiling made for the other statistics type (reduceK 8 with half, 16
-// with float statistics) gives rows other rows' statistics, refused in checked mode
-// (softmax_device_defect); unchecked SimpleRows reads where the device reads (past the tensors
-// inside the UB: what the simulated UB holds there). 2002's half data with float statistics
+// (SimpleBasicRowsMembase: half data's buffer and dst as the device leaves them). Half data with
+// isBasicBlock on 2201/2002 computes only the tiling's rangeM full splits (BasicSplitRows): checked
+// mode refuses a tiling that leaves rows (invalid_count, naming them); unchecked, those rows of dst
+// are left as the device leaves them. The constant-shape config's generic path with half statistics
+// and a tiling whose reduceK is not 16 reads statistics the split's copy did not write
+// (CfgHalfStatsRight): refused in checked mode (softmax_device_defect); unchecked, dst and the work
+// buffer as the device leaves them. The default config's generic path on 2201/2002 reads row r's
+// statistics at r * reduceK (SimpleDefaultStatRows): a tiling made for the other statistics type
+// (reduceK 8 with half, 16 with float statistics) gives rows other rows' statistics, refused in
+// checked mode (softmax_device_defect); unchecked SimpleRows reads where the device reads (past the
+// tensors inside the UB: what the simulated UB holds there). 2002's half data with float statistics
 // reads 8 floats a row whatever reduceK: its own rows. isBasicBlock with a tiling whose counts
 // pass SimpleSoftMaxBasicBlock's uint8_t casts (SimpleBasicWrapped): refused in checked mode
 // (softmax_device_defect); unchecked, half data's dst and work buffer as the device's wrapped
@@ -86,17 +86,24 @@ void SimpleWholeRows(T* dst, const U* inSum, const U* inMax, const T* src, const
 // 64 * (splitK / 64) columns (a uint8 stride in blocks), so they step through the data at that
 // stride, not srcK. Float data (the device branch): the Sub of rows r < srcM, chunks j < srcK / 64
 // at r * 8 * uint8(srcK / 8) + 64 j into dst (statistics lane l % 8 of row r), Exp over srcSize
-// elements of dst (the others hold dst's old contents), the Div on the Sub's elements. Half data:
-// per split i < rangeM (the tail split is not computed) its uint8(splitSize / 64) * 64 elements
-// widened, the Sub over uint8(splitM) repeats of 64 * (splitK / 64) columns (repeat r reads lane
-// l % 8 of block r of the statistics: [rows, 16] halves or [rows, 8] floats, from the split's
-// reduce offset), Exp over them all, the Div likewise, narrowed back into dst. t: the tiling the
-// kernel runs (SoftMaxKernelTiling; one it would run unchanged for another shape is refused).
+// elements of dst (the others hold dst's old contents), the Div on the Sub's elements: every
+// index below srcSize. Half data: SimpleHalfPrepare's basic form over an image of the work
+// buffer (per split i < rangeM, the tail split not computed: uint8(splitSize / 64) * 64 elements
+// cast, the Sub and Div over uint8(splitM) repeats at the uint8 stride, reading what the buffer
+// holds past the Cast's repeats where the counts wrap, the statistics from the buffer's float
+// copy or the float statistics), dst and the buffer as the device leaves them: returns true
+// (the buffer modelled). Where that image is not modelled (a buffer smaller than the split and
+// the statistics' copy, or a read past the tensors), lngrad's splits from their own elements:
+// where the wrapped counts make the Sub or Div reach past the Cast's repeats, or the statistics
+// rows past inSumTensor or inMaxTensor, the call is refused (softmax_device_defect: not
+// followed). t: the tiling the kernel runs (SoftMaxKernelTiling; one it would run unchanged for
+// another shape is refused).
 template <typename T, typename U>
-void SimpleBasicRowsMembase(const AscendC::LocalTensor<T>& dst,
+bool SimpleBasicRowsMembase(const AscendC::LocalTensor<T>& dst,
                             const AscendC::LocalTensor<U>& inSum,
                             const AscendC::LocalTensor<U>& inMax,
                             const AscendC::LocalTensor<T>& src,
+                            const AscendC::LocalTensor<uint8_t>& tmp,
                             const AscendC::tiling::SoftMaxTiling& t, const Dims& d, SrcLoc loc) {
   const char* api = "SimpleSoftMax";
   if (t.srcM != d.m || t.srcK != d.k || t.splitK != t.srcK ||
@@ -106,7 +113,7 @@ void SimpleBasicRowsMembase(const AscendC::LocalTensor<T>& dst,
                          ": isBasicBlock with srcK not a multiple of 64 is followed only with a "
                          "tiling for the shape (srcSize and splitSize of its srcM, splitM, srcK)");
   }
-  const bool isFloat = std::is_same_v<T, float>;
+  constexpr bool isFloat = std::is_same_v<T, float>;
   const uint32_t chunks = (isFloat ? t.srcK : t.splitK) / kLanes;
   const uint32_t stride =
       isFloat ? static_cast<uint8_t>(t.srcK / 8) * 8u : static_cast<uint8_t>(8 * chunks) * 8u;
@@ -122,9 +129,39 @@ void SimpleBasicRowsMembase(const AscendC::LocalTensor<T>& dst,
              md::Op(inMax, "inMaxTensor")},
             {reach, reach, sreach, sreach});
   RecordCall(api, loc, {Rd(src, reach), Rd(inSum, sreach), Rd(inMax, sreach), Wr(dst, reach)});
+  const auto statAt = [&](uint64_t i) {
+    return sizeof(U) == 4 ? i * t.reduceM * 8 : i * t.reduceSize;
+  };
+  if constexpr (!isFloat) {
+    const uint64_t nd =
+        std::min<uint64_t>(uint64_t{t.rangeM} * t.splitSize, dst.View().size_bytes / sizeof(T));
+    std::vector<half> out(dst.HostPtr(), dst.HostPtr() + nd);
+    if (auto w = SimpleHalfPrepare<U>(t, true, d, inSum, inMax, src, tmp, false, &out)) {
+      std::memcpy(dst.HostPtr(), out.data(), out.size() * sizeof(T));
+      w->Store(api, loc);
+      return true;
+    }
+  }
+  // lngrad's splits from their own elements: every index inside w and the statistics tensors.
+  const uint64_t eEnd =
+      rows == 0 || chunks == 0 ? 0 : uint64_t{rows - 1} * stride + chunks * kLanes;
+  const uint64_t sEnd =
+      parts == 0 || rows == 0 ? 0 : statAt(parts - 1) + uint64_t{rows - 1} * statStride + 8;
+  const uint64_t sHeld = std::min(inSum.View().size_bytes, inMax.View().size_bytes) / sizeof(U);
+  if (eEnd > n || sEnd > sHeld) {
+    RaiseKernelCheck(
+        checks::kSoftmaxDeviceDefect,
+        std::string(api) + " isBasicBlock [" + std::to_string(d.m) + ", " + std::to_string(d.k) +
+            "] (unchecked) with a tiling of splits of " + std::to_string(t.splitM) +
+            " rows: SimpleSoftMaxBasicBlock's wrapped uint8_t counts make its Sub and Div reach "
+            "element " +
+            std::to_string(eEnd) + " of a split whose Cast covers " + std::to_string(n) +
+            ", statistics element " + std::to_string(sEnd) +
+            ": not followed without the work buffer's image (a sharedTmpBuffer holding the "
+            "split and the statistics' float copy); use the host tiling");
+  }
   for (uint32_t i = 0; i < parts; ++i) {
-    const uint64_t o1 = uint64_t{i} * t.splitSize;
-    const uint64_t o2 = sizeof(U) == 4 ? uint64_t{i} * t.reduceM * 8 : uint64_t{i} * t.reduceSize;
+    const uint64_t o1 = uint64_t{i} * t.splitSize, o2 = statAt(i);
     std::vector<float> w;
     // float: dst is the work buffer (the Sub writes it from src, the Exp runs over all of it)
     if (isFloat) {
@@ -149,6 +186,7 @@ void SimpleBasicRowsMembase(const AscendC::LocalTensor<T>& dst,
     pass(inSum.HostPtr(), true);
     StoreRow(dst.HostPtr() + o1, w);
   }
+  return false;
 }
 
 // SimpleSoftMaxBasicBlock's counts (membase/common/simple_softmax_common_impl.h, 2201 and 2002)
@@ -378,14 +416,20 @@ void SimpleSoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& inSumT
   sd::RefuseSimpleBasicWrapped(kt, d, wrapped);
   if (isBasicBlock && !sd::RegBase() &&
       (d.k % sd::kLanes != 0 || (sizeof(D) == 4 && !wrapped.empty()))) {
-    sd::SimpleBasicRowsMembase<D, U>(dstTensor, inSumTensor, inMaxTensor, srcTensor, kt, d, loc);
+    if (sd::SimpleBasicRowsMembase<D, U>(dstTensor, inSumTensor, inMaxTensor, srcTensor,
+                                         sharedTmpBuffer, kt, d, loc)) {
+      leave.Modelled();
+    }
     return;
   }
   // SimpleSoftMaxBasicBlock for half data (srcK a multiple of 64 too) computes the rangeM full
   // splits only (BasicSplitRows); float data (counter mode over srcM rows) every row.
   if (isBasicBlock && !sd::RegBase() && sizeof(D) == 2 &&
       sd::BasicSplitRows("SimpleSoftMax", "SimpleSoftMaxBasicBlock", "dstTensor", kt, d) < d.m) {
-    sd::SimpleBasicRowsMembase<D, U>(dstTensor, inSumTensor, inMaxTensor, srcTensor, kt, d, loc);
+    if (sd::SimpleBasicRowsMembase<D, U>(dstTensor, inSumTensor, inMaxTensor, srcTensor,
+                                         sharedTmpBuffer, kt, d, loc)) {
+      leave.Modelled();
+    }
     return;
   }
   // The generic loop for half data runs the splits (the re-tile's cover oriSrcM rows); float data

@@ -415,7 +415,8 @@ void SoftMaxBasicStore(const char* api, SrcLoc loc, const SoftMaxBasicLeave<T, U
 // a footprint or a statistics read past the buffer, a statistics read past inSumTensor or
 // inMaxTensor. basic: the kit's uint8_t counts as the device takes them (wrapped past 255:
 // fewer Cast and Exp repeats, fewer Sub and Div rows or a smaller row stride, fewer statistics
-// cast; dstOut, given filled with dst's elements, keeps those the Cast back does not reach).
+// cast; dstOut, given filled with dst's elements, keeps those the Cast back does not reach);
+// srcK not a multiple of 64 included (SimpleBasicRowsMembase, unchecked: whole chunks a row).
 template <typename U>
 std::optional<BasicImage> SimpleHalfPrepare(const AscendC::tiling::SoftMaxTiling& t, bool basic,
                                             const Dims& d, const AscendC::LocalTensor<U>& inSum,
@@ -434,15 +435,16 @@ std::optional<BasicImage> SimpleHalfPrepare(const AscendC::tiling::SoftMaxTiling
       k != d.k || t.srcK != d.k || k == 0 || s < uint64_t{t.splitM} * k || rk % 8 != 0 || rk == 0) {
     return std::nullopt;
   }
-  if (basic && (k % kLanes != 0 || s != uint64_t{t.splitM} * k)) return std::nullopt;
+  if (basic && s != uint64_t{t.splitM} * k) return std::nullopt;
   // SimpleSoftMaxBasicBlock's counts as it casts them to uint8_t (past 255 they wrap): the Casts'
-  // and the Exp's repeats, the Sub's and the Div's rows and repeat stride (floats), the half
-  // statistics' Cast repeats. The generic loop: the split's rows at srcK.
+  // and the Exp's repeats, the Sub's and the Div's rows and repeat stride (floats, at most
+  // splitK), the half statistics' Cast repeats. The generic loop: the split's rows at srcK.
   const uint64_t castReps =
       basic ? static_cast<uint8_t>((uint64_t{t.reduceSize} + kLanes - 1) / kLanes)
             : (uint64_t{t.reduceSize} + kLanes - 1) / kLanes;
   const uint64_t bReps = static_cast<uint8_t>(s / kLanes), bRows = static_cast<uint8_t>(t.splitM);
-  const uint64_t bStride = static_cast<uint8_t>(k / 8) * uint64_t{8};
+  const uint64_t bStride = static_cast<uint8_t>(8 * (k / kLanes)) * uint64_t{8};
+  const uint64_t kEnd = basic ? k / kLanes * kLanes : k;  // the Sub's and Div's whole chunks
   const uint32_t parts = basic ? t.rangeM : t.rangeM + (t.tailM != 0 ? 1 : 0);
   const auto statAt = [&](uint64_t i) { return kHalfStat ? i * t.reduceSize : i * t.reduceM * 8; };
   const auto rowsOf = [&](uint32_t i) { return i < t.rangeM ? t.splitM : t.tailM; };
@@ -491,9 +493,9 @@ std::optional<BasicImage> SimpleHalfPrepare(const AscendC::tiling::SoftMaxTiling
       }
       // Chunk by chunk, row by row (the kit's loop over splitBlock, each a repeat a row): with
       // a wrapped stride the rows overlap and the order shows.
-      for (uint64_t c0 = 0; c0 < k; c0 += kLanes) {
+      for (uint64_t c0 = 0; c0 < kEnd; c0 += kLanes) {
         for (uint64_t r = 0; r < rows; ++r) {
-          for (uint64_t c = c0; c < std::min(k, c0 + kLanes); ++c) {
+          for (uint64_t c = c0; c < std::min(kEnd, c0 + kLanes); ++c) {
             const float v = lanes[r * sk + c % 8];
             float& e = x[r * stride + c];
             e = pass == 0 ? e - v : e / v;
