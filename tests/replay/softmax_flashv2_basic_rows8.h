@@ -63,8 +63,7 @@ bool ExpectV2BasicRowsAsTheDevice(const SmxTiling& t, bool update, Ops want,
   } else {
     using S = std::decay_t<decltype(*io.sum)>;
     if (!lngrad_replay::ReplayFlashV2BasicScratchHalf<S>(
-            t, update, {io.src, io.dst, io.sum, io.max, io.expMax, io.inSum, io.inMax}, bytes,
-            n)) {
+            t, update, {io.src, io.dst, io.sum, io.max, io.expMax, io.inSum, io.inMax}, bytes, n)) {
       return false;
     }
   }

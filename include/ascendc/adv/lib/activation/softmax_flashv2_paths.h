@@ -28,11 +28,12 @@
 // 16 a row, the pairs of blocks combined into 8 a row, then dst; K = 64: BlockReduce into 8 a
 // row; K above 512: each row's first 512 block-reduced into 64 lanes, then chunks 8.. as
 // op(chunk, acc); else chunk 0 op chunk 1, then op(acc, chunk) (M > K / 64); those 64-lane rows
-// then BlockReduce-d in place and into dst. Covered: splitM up to 255 (half data, and float data
-// on 2002: a multiple of 8), splitK up to 2040, rangeM >= 1, the tiling made for the shape, a
-// footprint inside the buffer (and, float data in splits not a multiple of 8 rows, the
-// statistics' ceil(M / 8) * 8 rows of the last split inside the tensors, for K = 1024 its 8 rows
-// of src and dst too); elsewhere Active() is false and the buffer stays marked (the M1 mode too).
+// then BlockReduce-d in place and into dst. Covered: splitM up to 255 (float data on 2002: a
+// multiple of 8; session 25, half data: see HalfRowsOn), splitK up to 2040, rangeM >= 1, the
+// tiling made for the shape, a footprint inside the buffer (and, in splits not a multiple of 8
+// rows, the statistics' ceil(M / 8) * 8 rows of the last split inside the tensors, for K = 1024
+// its 8 rows of src and dst too); elsewhere Active() is false and the buffer stays marked (the
+// M1 mode too).
 // 2002 (membase/v200 includes the same membase/common file, whose isBasicBlock branch it takes:
 // not the generic loop) differs only where its `__NPU_ARCH__ == 2002` branches do: each Brcb is a
 // loop of AlignedBrcbImpl (a group's 8 values read as scalars, each Duplicated over 8 or 16
@@ -53,7 +54,8 @@
 // with splitM below 8 (8 rows of src and dst reduced from the split on: the next rows as the
 // device finds them, dst as before the call), where those rows stay inside the tensors. Session
 // 24 (bb2): where max is inMax or expSum is inExpSum (one tensor), the next split reads the rows
-// its predecessor wrote past its own (Follow). The other refused tilings keep lngrad's rows.
+// its predecessor wrote past its own (Follow). Session 25 (bbu): half data in splits not a
+// multiple of 8 rows in HalfSplit (HalfRowsOn). The other refused tilings keep lngrad's rows.
 #pragma once
 
 #include <algorithm>
@@ -619,7 +621,7 @@ class FlashV2BasicScratch {
   bool update_, half_, on_ = false, device_ = false, v200_ = false;
   Io io_;
   std::vector<float> src_, inMax_, inSum_, dst_, img_;
-  void* out_[4] = {};  // device mode, half data: dst, max, expSum, expMax
+  void* out_[4] = {};       // device mode, half data: dst, max, expSum, expMax
   const void* in_[2] = {};  // and inMax, inExpSum
   std::vector<uint16_t> dstRaw_;
   std::vector<bool> written_;
