@@ -303,8 +303,12 @@ bool ReplayFlashV2BasicScratchHalf(const SmxTiling& t, bool update, const FlashV
   constexpr bool kHalfStats = std::is_same_v<S, Half>;
   constexpr uint32_t ls = kHalfStats ? 16 : 8;
   const uint32_t m = t.splitM, k = t.splitK;
-  if (m == 0 || m % kBlk != 0 || t.rangeM == 0 || k % kRep != 0 || t.reduceK != ls ||
-      t.reduceSize != m * ls || t.splitSize != m * k || m > 255 || k / kBlk > 255) {
+  // Session 25 (bbu): splitM not a multiple of 8 is replayed but for splitK 1024 with splitM
+  // below 8 (its 8-row reductions read past the split's float copy) and the update's splitM
+  // below 4 (half statistics) or of 1 (float), whose Brcbs overwrite their own source.
+  if (m == 0 || t.rangeM == 0 || k % kRep != 0 || t.reduceK != ls || t.reduceSize != m * ls ||
+      t.splitSize != m * k || m > 255 || k / kBlk > 255 || (k == 1024 && m < kBlk) ||
+      (update && m < (kHalfStats ? 4u : 2u))) {
     return false;
   }
   const uint64_t sz = t.splitSize, rs = t.reduceSize;
@@ -332,8 +336,8 @@ bool ReplayFlashV2BasicScratchHalf(const SmxTiling& t, bool update, const FlashV
         Store(io.max + o2, b1, rn, on2002);
         SubRowsPitch(im, b0, b1, m, k, 2 * kBlk);
       } else {
-        BrcbArch(im, stat.data(), b2, ceilM, on2002);  // into maxTensor
-        Store(io.max + o2, stat.data(), rs, on2002);
+        BrcbArch(im, stat.data(), b2, ceilM, on2002);  // into maxTensor: 64 ceil(M / 8) floats
+        Store(io.max + o2, stat.data(), rn, on2002);
         SubRowsPitch(im, b0, stat.data(), m, k, kBlk);
       }
       Unary(im, b0, b0, expN, ExpOf);
@@ -344,7 +348,7 @@ bool ReplayFlashV2BasicScratchHalf(const SmxTiling& t, bool update, const FlashV
         Store(io.expSum + o2, b1, rn, on2002);
       } else {
         BrcbArch(im, stat.data(), b2, ceilM, on2002);
-        Store(io.expSum + o2, stat.data(), rs, on2002);
+        Store(io.expSum + o2, stat.data(), rn, on2002);
       }
       continue;
     }
@@ -371,23 +375,29 @@ bool ReplayFlashV2BasicScratchHalf(const SmxTiling& t, bool update, const FlashV
     // SoftmaxFlashV2BasicBlock (half data, float statistics): inMaxTmp = b2, inSumTmp = b3.
     BasicReduce(im, b2, b0, b1, m, k, MaxOf);
     BrcbArch(im, b1, b2, ceilM, on2002);
-    Load(im, b2, io.inMax + o2, rn);  // Copy (2002: Adds 0, below)
+    // Copy of reduceCeilValue repeats (2002: Adds 0 over reduceSize floats); past reduceSize
+    // (splitM not a multiple of 8) it runs into tmpBuffer1's Brcb-ed max.
+    Load(im, b2, io.inMax + o2, on2002 ? rs : rn);
     for (uint64_t p = 0; on2002 && p < rs; ++p) b2[p] = AddsZero(b2[p]);
     Binary(im, stat.data(), b2, b1, rcv, kDense, MaxOf);
-    Store(io.max + o2, stat.data(), rs, on2002);
+    Store(io.max + o2, stat.data(), rn, on2002);
     SubRowsPitch(im, b0, stat.data(), m, k, kBlk);
     Binary(im, b2, b2, stat.data(), rcv, kDense, SubOf);
     Unary(im, b2, b2, rn, ExpOf);
     // The two Copies {2, 1, 16, 8} (2002: two Adds of 0 in Counter mode over reduceSize floats,
-    // the same strides): 16 floats a row.
-    for (uint32_t q = 0; q < rcv; ++q) {
-      for (uint32_t b = 0; b < kBlk; ++b) {
-        for (uint32_t l = 0; l < 2 * kBlk; ++l) {
-          const float v = b2[q * kRep + b * kBlk + l % kBlk];
-          b1[q * 2 * kRep + b * 2 * kBlk + l] = on2002 ? AddsZero(v) : v;
+    // the same strides): 16 floats a row. One after the other, each repeat reading its 64 floats
+    // before writing (past reduceSize b2 is tmpBuffer1, which the first Copy has written).
+    const uint64_t nCopy = on2002 ? rs : rn;
+    for (uint32_t half2 = 0; half2 < 2; ++half2) {
+      for (uint32_t q = 0; q < rcv; ++q) {
+        float v[kRep];
+        for (uint32_t p = 0; p < kRep; ++p) v[p] = b2[q * kRep + p];
+        for (uint32_t p = 0; p < kRep && q * kRep + p < nCopy; ++p) {
+          b1[q * 2 * kRep + p / kBlk * 2 * kBlk + half2 * kBlk + p % kBlk] =
+              on2002 ? AddsZero(v[p]) : v[p];
         }
+        im.Note(b1 + q * 2 * kRep, 2 * kRep);
       }
-      im.Note(b1 + q * 2 * kRep, 2 * kRep);
     }
     Store(io.expMax + o2 * 2, b1, 2 * rn, on2002);
     Unary(im, b0, b0, expN, ExpOf);
@@ -398,7 +408,7 @@ bool ReplayFlashV2BasicScratchHalf(const SmxTiling& t, bool update, const FlashV
     for (uint64_t p = 0; p < rn; ++p) inSum[p] = ToFloat(io.inExpSum[o2 + p]);
     Binary(im, b3, b2, inSum.data(), rcv, kDense, MulOf);
     Binary(im, stat.data(), b3, b1, rcv, kDense, SumOf);
-    Store(io.expSum + o2, stat.data(), rs, on2002);
+    Store(io.expSum + o2, stat.data(), rn, on2002);
   }
   if (im.high > im.n) return false;
   std::memcpy(scratch, im.w.data(), bytes);

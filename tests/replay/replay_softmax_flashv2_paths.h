@@ -69,7 +69,15 @@ bool ReplayFlashV2BasicScratch(const SmxTiling& t, bool update, const FlashV2Bas
 // or float. Outputs are written as the kit's Casts (FLOAT2HALF_ROUND_MODE: nearest, ties away) and
 // float stores leave them. Not replayed (false): the tilings ReplayFlashV2BasicScratch does not
 // cover, reduceK other than 32 bytes of S. splitK 1024 with splitM above 8 and repeatTimes past
-// 255 (the Casts' and the Exp's) run as in the float replay.
+// 255 (the Casts' and the Exp's) run as in the float replay. Splits: up to session 24 only
+// splitM a multiple of 8; session 25 (bbu, who also changed lngrad; the same file read again):
+// any splitM up to 255, the statistics' instructions over reduceCeilValue = ceil(reduceSize /
+// 64) repeats (the Brcbs' ceil(M / 8) groups), so that they read inMax and inExpSum and write
+// max, expSum and expMax (float statistics: 2 * 64 reduceCeilValue halves of it) past the
+// split's rows (io's arrays must hold them past the last split), the Copy of inMax running into
+// tmpBuffer1 (2201; 2002's Adds stop at reduceSize) and expMax's two Copies one after the other.
+// Not replayed there: splitK 1024 with splitM below 8, and with update splitM below 4 (half
+// statistics) or 1 (float), whose Brcbs write over their own source.
 template <class S>
 struct FlashV2BasicHalfIo {
   const Half* src;

@@ -9,7 +9,8 @@
 // inMax / inExpSum its predecessor wrote. lngrad's checked mode refuses them
 // (softmax_device_defect); unchecked, float data is compared with ReplayFlashV2BasicScratch
 // (replay_softmax_flashv2_paths.h, the kit's instruction sequence over the work buffer's bytes),
-// half data with replay_softmax_basic.cpp's rows (lngrad's rows there, not the device's: open).
+// half data (session 25, bbu) with ReplayFlashV2BasicScratchHalf where it covers the tiling,
+// elsewhere with replay_softmax_basic.cpp's rows (lngrad's rows there, not the device's).
 #pragma once
 
 #include <string>
@@ -47,16 +48,27 @@ void ExpectV2BasicRowsRefused(const Shape& s, bool update, const AscendC::tiling
 
 // Compares got (float data's operands after the call) with want (their copy before it) replayed
 // as the device computes them over a copy of the work buffer's floats at the call; io aliased as
-// the call passes it (max is inMax, sum is inSum unless separate).
+// the call passes it (max is inMax, sum is inSum unless separate). Half data: false (nothing
+// compared) where ReplayFlashV2BasicScratchHalf does not cover the tiling.
 template <class Ops>
-void ExpectV2BasicRowsAsTheDevice(const SmxTiling& t, bool update, Ops want,
+bool ExpectV2BasicRowsAsTheDevice(const SmxTiling& t, bool update, Ops want,
                                   std::vector<float> scratch, const Ops& got) {
   const auto io = want.Io();
-  const bool covered = lngrad_replay::ReplayFlashV2BasicScratch(
-      t, update, {io.src, io.dst, io.sum, io.max, io.expMax, io.inSum, io.inMax},
-      reinterpret_cast<uint8_t*>(scratch.data()), static_cast<uint32_t>(scratch.size() * 4));
-  EXPECT_TRUE(covered) << "the scratch replay covers the tiling";
+  auto* bytes = reinterpret_cast<uint8_t*>(scratch.data());
+  const auto n = static_cast<uint32_t>(scratch.size() * 4);
+  if constexpr (std::is_same_v<std::decay_t<decltype(*io.src)>, float>) {
+    const bool covered = lngrad_replay::ReplayFlashV2BasicScratch(
+        t, update, {io.src, io.dst, io.sum, io.max, io.expMax, io.inSum, io.inMax}, bytes, n);
+    EXPECT_TRUE(covered) << "the scratch replay covers the tiling";
+  } else {
+    using S = std::decay_t<decltype(*io.sum)>;
+    if (!lngrad_replay::ReplayFlashV2BasicScratchHalf<S>(
+            t, update, {io.src, io.dst, io.sum, io.max, io.expMax, io.inSum, io.inMax}, bytes, n)) {
+      return false;
+    }
+  }
   got.Expect(want);
+  return true;
 }
 
 }  // namespace softmax_replay_test

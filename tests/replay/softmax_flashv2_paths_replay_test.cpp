@@ -612,3 +612,32 @@ TEST(SoftmaxFlashV2BasicScratchReplay, FloatDataK1024InSplitsOfFewerThan8Rows) {
   }
   EXPECT_EQ(covered, 32) << "cases the replay covers";
 }
+
+// Half data in splits not a multiple of 8 rows, unchecked (session 25, bbu), on 2201 and 2002:
+// the statistics' Casts, Copies and Brcbs over reduceCeilValue repeats read inMax and inExpSum
+// and write max, expSum and expMax past the split's rows (into the next split's, which it then
+// overwrites, and past the last split's: tail rows here keep them inside the tensors); the Copy
+// of inMax (float statistics, 2201) runs into tmpBuffer1's Brcb-ed max. Each BasicBlockReduce
+// branch, K = 1024 with 12 rows; buffers of the footprint and 4096 bytes more.
+TEST(SoftmaxFlashV2BasicScratchReplay, HalfDataSplitsNotAMultipleOf8Rows) {
+  struct Case {
+    Shape s;
+    uint32_t rows;
+  };
+  const Case cases[] = {{{16, 128}, 6},  {{16, 64}, 12},  {{32, 64}, 12}, {{24, 512}, 20},
+                        {{32, 640}, 12}, {{16, 576}, 12}, {{24, 256}, 5}, {{32, 1024}, 12}};
+  int covered = 0;
+  for (const bool on2002 : {false, true}) {
+    g2002 = on2002;
+    uint32_t seed = 9970;
+    for (const Case& c : cases) {
+      for (const uint32_t extra : {0u, 4096u}) {
+        const uint32_t b16 = c.rows * (16 + c.s.k + 64) * 4 + extra, b32 = b16 - c.rows * 32;
+        covered += CheckHalf<Half>(c.s, b16, seed += 10, false, c.rows);
+        covered += CheckHalf<float>(c.s, b32, seed += 10, false, c.rows);
+      }
+    }
+  }
+  g2002 = false;
+  EXPECT_EQ(covered, 240) << "cases the replay covers";
+}

@@ -102,6 +102,40 @@ TEST(ScratchInitcheck, SoftmaxFlashV2BasicSplitsNotAMultipleOf8IsModelledNotMark
   }
 }
 
+// Session 25 (bbu): half data in splits not a multiple of 8 rows likewise (FlashV2BasicScratch's
+// HalfSplit in device mode; replay.SoftmaxFlashV2BasicScratchReplay.
+// HalfDataSplitsNotAMultipleOf8Rows), half and float statistics, on 2201 and 2002: [8, 128] in
+// one split of 6 rows (the statistics' reduceCeilValue repeats inside the tensors).
+template <typename S, bool update>
+void HalfRows6(Ops& o, const SoftMaxShapeInfo& shape) {
+  constexpr uint32_t ls = 32 / sizeof(S);
+  const auto v = [](const LocalTensor<uint8_t>& b) { return b.ReinterpretCast<S>(); };
+  SoftMaxTiling t;
+  SoftMaxFlashV2TilingFunc(ge::Shape({8, 128}), 2, sizeof(S), kTmpBytes, t, update, true);
+  t.splitM = t.reduceM = 6, t.reduceSize = 6 * ls, t.splitSize = 768, t.rangeM = 1;
+  t.tailM = 2, t.tailSplitSize = 256, t.tailReduceSize = 2 * ls;
+  SoftmaxFlashV2<half, update, false, true>(H(o.a), v(o.c), v(o.d), H(o.b), H(o.c)[1024],
+                                            v(o.c)[256], v(o.d)[256], o.tmp, t, shape);
+}
+TEST(ScratchInitcheck, SoftmaxFlashV2BasicHalfSplitsNotAMultipleOf8IsModelledNotMarked) {
+  const lngrad::aicore::test::CheckedModeScope unchecked(false);
+  const SoftMaxShapeInfo shape{8, 128, 8, 128};
+  for (const char* soc : {k910, "Ascend310P1"}) {
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [&](Ops& o) {
+                  HalfRows6<half, false>(o, shape);
+                }).r);
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [&](Ops& o) {
+                  HalfRows6<half, true>(o, shape);
+                }).r);
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [&](Ops& o) {
+                  HalfRows6<float, false>(o, shape);
+                }).r);
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [&](Ops& o) {
+                  HalfRows6<float, true>(o, shape);
+                }).r);
+  }
+}
+
 // SoftmaxFlashV2 in SOFTMAX_OUTPUT_WITHOUT_BRC mode, the generic path on 2201, writes what the
 // kit's M1 sequence leaves in its work buffer (softmax_flashv2_nobrc_device.h;
 // replay.SoftmaxFlashV2M1WorkReplay.*): float data and half data with half statistics (both

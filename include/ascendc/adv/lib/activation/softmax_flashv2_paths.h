@@ -28,11 +28,12 @@
 // 16 a row, the pairs of blocks combined into 8 a row, then dst; K = 64: BlockReduce into 8 a
 // row; K above 512: each row's first 512 block-reduced into 64 lanes, then chunks 8.. as
 // op(chunk, acc); else chunk 0 op chunk 1, then op(acc, chunk) (M > K / 64); those 64-lane rows
-// then BlockReduce-d in place and into dst. Covered: splitM up to 255 (half data, and float data
-// on 2002: a multiple of 8), splitK up to 2040, rangeM >= 1, the tiling made for the shape, a
-// footprint inside the buffer (and, float data in splits not a multiple of 8 rows, the
-// statistics' ceil(M / 8) * 8 rows of the last split inside the tensors, for K = 1024 its 8 rows
-// of src and dst too); elsewhere Active() is false and the buffer stays marked (the M1 mode too).
+// then BlockReduce-d in place and into dst. Covered: splitM up to 255 (float data on 2002: a
+// multiple of 8; session 25, half data: see HalfRowsOn), splitK up to 2040, rangeM >= 1, the
+// tiling made for the shape, a footprint inside the buffer (and, in splits not a multiple of 8
+// rows, the statistics' ceil(M / 8) * 8 rows of the last split inside the tensors, for K = 1024
+// its 8 rows of src and dst too); elsewhere Active() is false and the buffer stays marked (the
+// M1 mode too).
 // 2002 (membase/v200 includes the same membase/common file, whose isBasicBlock branch it takes:
 // not the generic loop) differs only where its `__NPU_ARCH__ == 2002` branches do: each Brcb is a
 // loop of AlignedBrcbImpl (a group's 8 values read as scalars, each Duplicated over 8 or 16
@@ -53,7 +54,8 @@
 // with splitM below 8 (8 rows of src and dst reduced from the split on: the next rows as the
 // device finds them, dst as before the call), where those rows stay inside the tensors. Session
 // 24 (bb2): where max is inMax or expSum is inExpSum (one tensor), the next split reads the rows
-// its predecessor wrote past its own (Follow). The other refused tilings keep lngrad's rows.
+// its predecessor wrote past its own (Follow). Session 25 (bbu): half data in splits not a
+// multiple of 8 rows in HalfSplit (HalfRowsOn). The other refused tilings keep lngrad's rows.
 #pragma once
 
 #include <algorithm>
@@ -222,16 +224,21 @@ class FlashV2BasicScratch {
     on_ = on && (arch == NpuArch::k2201 || v200_) && tmp.HostPtr() != nullptr && t.srcM == d.m &&
           t.srcK == d.k && t.splitK == d.k && d.k % kLanes == 0 && m != 0 && t.rangeM != 0 &&
           t.reduceK == ls && t.reduceSize == m * ls && t.splitSize == m * d.k && m <= 255 &&
-          d.k <= 2040 && (ls == 8 || half) && (m % 8 == 0 || !(half || v200_));
+          d.k <= 2040 && (ls == 8 || half) && (m % 8 == 0 || (half ? HalfRowsOn(m) : !v200_));
     // The defects it follows (unchecked): K = 1024 with splitM above 8, the Exp's repeats
     // wrapped (half data: its Casts too), float data in splits not a multiple of 8 rows (Begin:
     // where the ceil(M / 8) * 8 rows of statistics stay inside the tensors); inside the buffer
     // (float data 64 M + 64 ceil(M / 8) floats, without update 64 M + 8 ceil(M / 8), and
-    // K = 1024's 1024 work floats; half data
-    // splitSize + reduceSize + 64 M, 1024 for K = 1024) so that the stale floats read are the UB's.
+    // K = 1024's 1024 work floats; half data splitSize + reduceSize + the most of 64 M, the
+    // Brcbs' 128 ceil(M / 8), expMax's Copies' 2 rn (rn: 64 reduceCeilValue), the update's
+    // 32 M + rn and K = 1024's 1024) so that the stale floats read are the UB's.
     device_ = on_ && !FlashV2BasicDefect(t).empty();
+    const uint64_t c8 = (m + 7) / 8, rn = (uint64_t{t.reduceSize} + 63) / 64 * 64;
     const uint64_t reach =
-        half ? uint64_t{t.splitSize} + t.reduceSize + std::max(64u * m, 1024u)
+        half ? uint64_t{t.splitSize} + t.reduceSize +
+                   std::max<uint64_t>({uint64_t{64} * m, 128 * c8, 2 * rn,
+                                       update ? uint64_t{32} * m + rn : 0,
+                                       uint64_t{d.k == 1024 ? 1024u : 0u}})
              : std::max<uint64_t>(uint64_t{m} * 64 + (update ? StatFloats() : StatFloats() / 8),
                                   d.k == 1024 ? 1024 : 0);
     if (device_ && reach > tmp.View().size_bytes / 4) on_ = device_ = false;
@@ -246,12 +253,23 @@ class FlashV2BasicScratch {
     if constexpr (!std::is_same_v<D, float>) {
       if (!on_) return;
       const uint64_t rows = uint64_t{t_.rangeM} * t_.splitM;
+      // The statistics the reduceCeilValue repeats read and write (past the last split's rows
+      // where splitM is not a multiple of 8; float statistics' expMax twice as many halves):
+      // followed inside the tensors only.
+      const uint64_t sr = (rows - t_.splitM) * ls_ + Rn(), er = ls_ == 8 ? 2 * sr : sr;
+      if (std::min<uint64_t>({a.max.GetSize(), a.expSum.GetSize(), update_ ? a.inMax.GetSize() : sr,
+                              update_ ? a.inExpSum.GetSize() : sr}) < sr ||
+          (update_ && a.expMax.GetSize() < er)) {
+        on_ = device_ = false;
+        return;
+      }
       LoadRow(src_, a.src.HostPtr(), static_cast<uint32_t>(rows * k_));
-      if (update_) LoadRow(inMax_, a.inMax.HostPtr(), static_cast<uint32_t>(rows * ls_));
-      if (update_) LoadRow(inSum_, a.inExpSum.HostPtr(), static_cast<uint32_t>(rows * ls_));
+      if (update_) LoadRow(inMax_, a.inMax.HostPtr(), static_cast<uint32_t>(sr));
+      if (update_) LoadRow(inSum_, a.inExpSum.HostPtr(), static_cast<uint32_t>(sr));
       if (!device_) return;
       out_[0] = a.dst.HostPtr(), out_[1] = a.max.HostPtr(), out_[2] = a.expSum.HostPtr();
       out_[3] = a.expMax.HostPtr();
+      in_[0] = a.inMax.HostPtr(), in_[1] = a.inExpSum.HostPtr();
       dstRaw_.resize(rows * k_);
       std::memcpy(dstRaw_.data(), a.dst.HostPtr(), rows * k_ * 2);
     } else if constexpr (std::is_same_v<std::decay_t<decltype(*a.max.HostPtr())>, float>) {
@@ -393,13 +411,33 @@ class FlashV2BasicScratch {
   }
   // Device mode, half data: output element i of `what` (0 dst, 1 max, 2 expSum, 3 expMax) as the
   // kit's Cast (half) or float store leaves it; dst past expN keeps its bytes.
+  // A statistic stored where inMax or inExpSum lies (the same tensor, as the in-place update is
+  // called) is what a later split's Cast / Copy reads there (splitM not a multiple of 8 writes
+  // rows past the split): the snapshots follow it.
   void Put(int what, uint64_t i, float v) {
     void* p = out_[what];
-    if (what == 0 || what == 3 || ls_ == 16) {
+    const bool h = what == 0 || what == 3 || ls_ == 16;
+    if (h) {
       static_cast<half*>(p)[i] = Narrow<half>(v);
     } else {
       static_cast<float*>(p)[i] = v;
     }
+    const std::uintptr_t q = reinterpret_cast<std::uintptr_t>(p) + i * (h ? 2 : 4);
+    for (int n = 0; n < 2 && h == (ls_ == 16) && what != 0; ++n) {
+      std::vector<float>& snap = n == 0 ? inMax_ : inSum_;
+      const std::uintptr_t b = reinterpret_cast<std::uintptr_t>(in_[n]), e = h ? 2 : 4;
+      if (q < b || q >= b + snap.size() * e || (q - b) % e != 0) continue;
+      snap[(q - b) / e] = h ? Widen(static_cast<half*>(p)[i]) : static_cast<float*>(p)[i];
+    }
+  }
+  // reduceCeilValue * 64: the floats the statistics' instructions cover (reduceSize where it is
+  // a multiple of 64).
+  uint64_t Rn() const { return (uint64_t{t_.reduceSize} + kLanes - 1) / kLanes * kLanes; }
+  // Half data in splits not a multiple of 8 rows (session 25) but splitK 1024 with splitM below
+  // 8 (its 8-row reductions read past the split's float copy) and the update's splitM below 4
+  // (half statistics) or of 1 (float), whose Brcbs write over their own source: followed.
+  bool HalfRowsOn(uint32_t m) const {
+    return !(k_ == 1024 && m < 8) && !(update_ && m < (ls_ == 16 ? 4u : 2u));
   }
   void PutDst(uint32_t s, uint64_t expN) {
     const uint64_t o1 = uint64_t{s} * t_.splitSize;
@@ -422,7 +460,7 @@ class FlashV2BasicScratch {
   void HalfSplit(uint32_t s) {
     const uint32_t m = t_.splitM;
     const uint64_t sz = t_.splitSize, rs = t_.reduceSize, b1 = sz + rs, b3 = b1 + 32 * m;
-    const uint64_t o2 = uint64_t{s} * rs;
+    const uint64_t o2 = uint64_t{s} * rs, rn = Rn();
     // The Casts and the Exp run (uint8_t)(splitSize / 64) repeats (device mode: wrapped).
     const uint64_t expN = uint64_t{static_cast<uint8_t>(sz / kLanes)} * kLanes;
     std::memcpy(W(0, expN), src_.data() + uint64_t{s} * sz, expN * 4);
@@ -431,45 +469,66 @@ class FlashV2BasicScratch {
       Reduce(false, sz, x, b1);
       std::vector<float> mx(uint64_t{m} * 8);
       for (uint64_t p = 0; p < mx.size(); ++p) mx[p] = img_[sz + p / 8];
-      for (uint64_t p = 0; device_ && p < rs; ++p) Put(1, o2 + p, img_[sz + p / ls_]);
+      for (uint64_t p = 0; device_ && p < rn; ++p) Put(1, o2 + p, img_[sz + p / ls_]);
       if (ls_ == 16) Brcb(b1, sz, 16);
       SubExp(mx.data(), 8, expN);
       if (device_) PutDst(s, expN);
       Reduce(true, sz, x, b1);
-      for (uint64_t p = 0; device_ && p < rs; ++p) Put(2, o2 + p, img_[sz + p / ls_]);
+      for (uint64_t p = 0; device_ && p < rn; ++p) Put(2, o2 + p, img_[sz + p / ls_]);
       if (ls_ == 16) Brcb(b1, sz, 16);
       return;
     }
     const uint64_t red = ls_ == 16 ? b3 : sz;  // the max's results
     Reduce(false, red, x, b1);
     Brcb(b1, red, ls_);
-    std::vector<float> mx(rs);
-    float* in = W(sz, rs);  // inMax's Cast / Copy, then inMax - max, then expMax
-    for (uint64_t p = 0; p < rs; ++p) {
-      in[p] = ls_ == 8 ? Moved(inMax_[o2 + p]) : inMax_[o2 + p];  // Copy / Adds; half: Cast
-      mx[p] = in[p] > img_[b1 + p] ? in[p] : img_[b1 + p];
-    }
-    if (ls_ == 16) std::memcpy(W(b3, rs), mx.data(), rs * 4);
-    for (uint64_t p = 0; p < rs; ++p) in[p] = ExpOf(in[p] - mx[p]);
-    std::vector<float> em(uint64_t{m} * 16);  // expMax's 16 a row
-    for (uint64_t p = 0; p < em.size(); ++p)
-      em[p] = ls_ == 16 ? in[p] : Moved(in[p / 16 * 8 + p % 8]);
-    if (ls_ == 8) std::memcpy(W(b1, em.size()), em.data(), em.size() * 4);  // the two Copies
+    // inMax's Cast / Copy of rn floats into tmpBuffer2 (past reduceSize over tmpBuffer1's
+    // start), 2002's Adds of 0 over reduceSize; the Max of it and the Brcb-ed max.
+    const uint64_t nIn = ls_ == 8 && v200_ ? rs : rn;
+    float* in = W(sz, nIn);
+    for (uint64_t p = 0; p < nIn; ++p) in[p] = ls_ == 8 ? Moved(inMax_[o2 + p]) : inMax_[o2 + p];
+    std::vector<float> mx(rn);
+    for (uint64_t p = 0; p < rn; ++p) mx[p] = in[p] > img_[b1 + p] ? in[p] : img_[b1 + p];
+    if (ls_ == 16) std::memcpy(W(b3, rn), mx.data(), rn * 4);
+    in = W(sz, rn);  // inMax - max, then expMax
+    for (uint64_t p = 0; p < rn; ++p) in[p] = ExpOf(in[p] - mx[p]);
+    // expMax: half statistics its Cast from tmpBuffer2; float, the two Copies (2002: Adds over
+    // reduceSize) into tmpBuffer1, 16 a row, each repeat read before it is written, then the
+    // Cast of 2 rn from there.
+    std::vector<float> em(in, in + rn);
+    if (ls_ == 8) CopyExpMax(b1, sz, v200_ ? rs : rn, em);
     SubExp(mx.data(), ls_, expN);
     Reduce(true, b3, x, b1);
     Brcb(b1, b3, ls_);
-    float* v = W(b3, rs);
-    for (uint64_t p = 0; p < rs; ++p) {
-      v[p] = in[p] * inSum_[o2 + p];
+    float* v = W(b3, rn);
+    for (uint64_t p = 0; p < rn; ++p) {
+      v[p] = img_[sz + p] * inSum_[o2 + p];
       if (ls_ == 16) v[p] = v[p] + img_[b1 + p];
     }
     if (!device_) return;
     PutDst(s, expN);
-    for (uint64_t p = 0; p < rs; ++p) {
+    for (uint64_t p = 0; p < rn; ++p) {
       Put(1, o2 + p, mx[p]);
       Put(2, o2 + p, ls_ == 16 ? v[p] : v[p] + img_[b1 + p]);
     }
-    for (uint64_t p = 0; p < em.size(); ++p) Put(3, uint64_t{s} * em.size() + p, em[p]);
+    const uint64_t e0 = ls_ == 16 ? o2 : 2 * o2;
+    for (uint64_t p = 0; p < em.size(); ++p) Put(3, e0 + p, em[p]);
+  }
+  // The float statistics' two Copies {2, 1, 16, 8} of n floats from image `from` into image
+  // `to` (block b of repeat q at 128 q + 16 b, then 8 floats on), one after the other; em: the
+  // 2 * 64 reduceCeilValue floats at `to` afterwards.
+  void CopyExpMax(uint64_t to, uint64_t from, uint64_t n, std::vector<float>& em) {
+    const uint64_t reps = Rn() / kLanes;
+    for (uint32_t h = 0; h < 2; ++h) {
+      for (uint64_t q = 0; q < reps; ++q) {
+        float v[kLanes];
+        std::memcpy(v, img_.data() + from + q * kLanes, sizeof v);
+        for (uint32_t b = 0; b < 8 && q * kLanes + b * 8 < n; ++b) {
+          float* o = W(to + q * 2 * kLanes + b * 16 + h * 8, 8);
+          for (uint32_t l = 0; l < 8; ++l) o[l] = Moved(v[b * 8 + l]);
+        }
+      }
+    }
+    em.assign(img_.begin() + to, img_.begin() + to + 2 * reps * kLanes);
   }
   void Split(uint32_t s) {
     const float *dst = io_.dst, *max = io_.max;
@@ -562,7 +621,8 @@ class FlashV2BasicScratch {
   bool update_, half_, on_ = false, device_ = false, v200_ = false;
   Io io_;
   std::vector<float> src_, inMax_, inSum_, dst_, img_;
-  void* out_[4] = {};  // device mode, half data: dst, max, expSum, expMax
+  void* out_[4] = {};       // device mode, half data: dst, max, expSum, expMax
+  const void* in_[2] = {};  // and inMax, inExpSum
   std::vector<uint16_t> dstRaw_;
   std::vector<bool> written_;
   uint64_t n_ = 0, high_ = 0, statReach_ = 0;
