@@ -33,7 +33,8 @@
 // Checked mode: 1 <= k <= n <= inner, inner a multiple of 32 (at most 4096 for TOPK_NORMAL,
 // exactly 32 for TOPK_NSMALL; on arch 2002 at most 2048 for half without isInitIndex, as
 // topk_v200_impl.h asserts), the scratch at least tilling.tmpLocalSize elements of T (the 950's
-// radix select: and its own layout, topk_3510.h).
+// radix select: and its own layout, topk_3510.h); on the 3510, 2201 and 2002 paths no overlap of
+// tmpLocal with a source or destination, nor of a destination with a source (topk_overlap.h).
 #pragma once
 
 #include <algorithm>
