@@ -51,6 +51,7 @@ enum class Api {
   kFlashV2M1Update,
   kFlashV3,  // half data, float statistics (the sum and max buffers, the mean in expMax's)
   kFlashV3ZeroTiling,  // the same with an all-zero tiling (`SoftMaxTiling t;`)
+  kFlashV3HalfRows,    // the same with the tiling of half the rows (srcM / 2)
   // With Run's config C: SoftMax (with and without statistics), SoftmaxFlashV2 (no update, update).
   kSoftMaxCfg,
   kSoftMaxNoStatsCfg,
@@ -158,14 +159,16 @@ Outcome Run(Api api, uint32_t m, uint32_t k, uint32_t oriK, uint32_t work, bool 
       } else if (api == Api::kFlashV2Cfg16900) {
         AscendC::SoftmaxFlashV2<T, false, false, false, false, kCfg16900>(
             dst, sum, max, src, expMax, sum, max, tmp, SoftMaxTiling{}, shape);
-      } else if (api == Api::kFlashV3 || api == Api::kFlashV3ZeroTiling) {
+      } else if (api == Api::kFlashV3 || api == Api::kFlashV3ZeroTiling ||
+                 api == Api::kFlashV3HalfRows) {
         if constexpr (std::is_same_v<T, half>) {
           const AscendC::SoftMaxParams p{m, k, m, k, 1, 8, 0.9375f};
           const LocalTensor<float> fs = bsum.Get<float>(), fm = bmax.Get<float>();
           const LocalTensor<float> mean = bexp.Get<float>();
           SoftMaxTiling t;  // the kernel does not re-tile: the shape's own tiling
-          if (api == Api::kFlashV3) {
-            AscendC::SoftMaxFlashV3TilingFunc(ge::Shape({m, k}), 2, 4, work, t, false);
+          if (api != Api::kFlashV3ZeroTiling) {
+            const uint32_t rows = api == Api::kFlashV3HalfRows ? m / 2 : m;
+            AscendC::SoftMaxFlashV3TilingFunc(ge::Shape({rows, k}), 2, 4, work, t, false);
           }
           AscendC::SoftmaxFlashV3<half, float, false>(dst, mean, fs, fm, src, expMax, mean, fs, fm,
                                                       tmp, t, p);
@@ -368,6 +371,26 @@ TEST(SoftMaxDefectApi, SoftmaxFlashV3AllZeroTilingComputesNoRows) {
     const Outcome g = RunFlashV3(false, true, soc);
     EXPECT_EQ(g.check, "") << soc << ": " << g.msg;
     EXPECT_FALSE(g.kept) << soc << ": the shape's tiling wrote nothing";
+  }
+}
+
+// SoftmaxFlashV3 with the tiling of half the call's rows (SoftMaxFlashV3TilingFunc for {8, 512},
+// params.srcM 16): 2201's splits cover 8 rows (RefuseFlashV3Tiling), 3510's register code runs
+// tiling.srcM = 8 rows (RefuseRegV3Rows): the last 8 rows are left as they were. Refused in
+// checked mode before anything is written; unchecked the kernel's rows are written.
+Outcome RunFlashV3HalfRows(bool checked, const char* soc) {
+  return Run<half>(Api::kFlashV3HalfRows, 16, 512, 512, 40960, checked, soc);
+}
+
+TEST(SoftMaxDefectApi, SoftmaxFlashV3TilingOfFewerRowsIsRefused) {
+  for (const char* soc : {k910B, k950}) {
+    const Outcome b = RunFlashV3HalfRows(true, soc);
+    EXPECT_EQ(b.check, "softmax_device_defect") << soc << ": " << b.msg;
+    EXPECT_NE(b.msg.find("16"), std::string::npos) << b.msg;
+    EXPECT_TRUE(b.kept) << soc << ": the refused call wrote its tensors or buffer";
+    const Outcome u = RunFlashV3HalfRows(false, soc);
+    EXPECT_EQ(u.check, "") << soc << " unchecked: " << u.msg;
+    EXPECT_FALSE(u.kept) << soc << " unchecked: the kernel's rows are written";
   }
 }
 

@@ -24,7 +24,8 @@
 // rows over srcM with the buffer marked. An all-zero tiling (`SoftMaxTiling t;`: rangeM and
 // tailM 0, the kernel's split loop runs 0 times) is one whose splits cover no rows: refused in
 // checked mode, unchecked nothing is written; on 3510 a tiling of srcM 0 likewise
-// (RequireRegV3Shape).
+// (RequireRegV3Shape), and one of other rows than params.srcM is refused in checked mode
+// (softmax_device_defect, RefuseRegV3Rows), unchecked the tiling's rows computed.
 #pragma once
 
 #include "lib/activation/softmax_common.h"
@@ -293,6 +294,22 @@ inline void RequireRegV3Shape(const char* api, const RegV3& c) {
                        "it, at most 64 and srcK / 64)");
 }
 
+// Checked mode on 3510: the register code runs tiling.srcM rows (SoftmaxFlashV3Process reads
+// srcM from the tiling, not the params), so a tiling of other rows than params.srcM (above 0;
+// 0: RequireRegV3Shape) is refused before anything is written (softmax_device_defect): fewer
+// leave the call's last rows as they were, more compute rows past the call's. Unchecked, the
+// tiling's rows are computed (FlashV3RowsReg), the others untouched, as on the device.
+inline void RefuseRegV3Rows(const char* api, const RegV3& c, uint32_t rows) {
+  if (!CheckedMode() || c.m == 0 || c.m == rows) return;
+  RaiseKernelCheck(
+      checks::kSoftmaxDeviceDefect,
+      std::string(api) + ": tiling.srcM " + std::to_string(c.m) + " with params.srcM " +
+          std::to_string(rows) +
+          ": the 3510 kernel (SoftmaxFlashV3Process) computes the tiling's rows only" +
+          (c.m < rows ? ", the call's last rows left as they were" : ", past the call's rows") +
+          "; call SoftMaxFlashV3TilingFunc with the call's shape");
+}
+
 inline RegV3 RegV3Of(const AscendC::SoftMaxParams& p, const AscendC::tiling::SoftMaxTiling& t) {
   RegV3 c{};
   c.m = static_cast<uint16_t>(t.srcM);
@@ -420,6 +437,7 @@ void FlashV3Rows(bool update, const FlashV3Args<T, U>& a, const AscendC::SoftMax
   CheckFlashV3Params(api, p, update);
   const RegV3 c = RegV3Of(p, t);
   if (RegBase()) RequireRegV3Shape(api, c);
+  if (RegBase()) RefuseRegV3Rows(api, c, p.srcM);
   // 3510 computes the tiling's rows and columns (the params' are the kernel check's).
   const Dims d = RegBase() ? Dims{c.m, c.k, c.k} : pd;
   namespace md = math_detail;

@@ -15,9 +15,10 @@
 // The 950 Sort (calCount elements, ascending unless config.isDescend): RADIX_SORT is a stable
 // sort by the bits as the device's radix passes order them (floats by value, -0 before +0, NaNs
 // by their bits after +inf or before -inf); with both indexes and sharedTmpBuffer (isReuseSource
-// false) its scratch holds what the kit's passes leave (radix_sort_950_scratch.h), the other
-// overloads leave their scratch untouched and isReuseSource leaves src as given; MERGE_SORT runs
-// the kit's sequence (sort_impl.h: sign flip of src for ascending, Sort32, DoFullSort's merge
+// false) its scratch holds what the kit's passes leave (radix_sort_950_scratch.h); the other
+// overloads' sharedTmpBuffer and, with isReuseSource and 2 or 4-byte values, src and srcIndex
+// (where the kit's even passes land) are left marked unmodelled (LeaveRadixUnmodelled); MERGE_SORT
+// runs the kit's sequence (sort_impl.h: sign flip of src for ascending, Sort32, DoFullSort's merge
 // rounds, Extract in place, flip back; MergeSort950 below), so NaNs, zeros and ties land where
 // Sort32 and MrgSort put them (sort_ops.h), and dst, tmp and src keep what the sequence leaves
 // there.
@@ -344,14 +345,37 @@ void RadixSort950(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor
   if (dstIndex != nullptr) std::copy(idx.begin(), idx.end(), dstIndex->HostPtr());
 }
 
+// RADIX_SORT's bytes lngrad does not model, marked for initcheck (san::LeaveScratchUnmodelled):
+// sharedTmpBuffer of the overloads without indexes or with dstIndex only (sort_impl.h's other
+// SortImpl layouts) and of isReuseSource (whose passes put the values and indexes areas in src
+// and srcIndex), the whole buffer; with isReuseSource and 2 or 4-byte values, srcTensor's count
+// values and srcIndexTensor's count indexes, where the kit's even passes leave their values and
+// indexes (not marked where they share bytes with dstTensor, whose bytes are modelled).
+template <typename T, typename U>
+void LeaveRadixUnmodelled(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
+                          const AscendC::LocalTensor<U>* srcIndex,
+                          const AscendC::LocalTensor<uint8_t>* tmp, uint32_t count,
+                          bool radixScratch, bool reuseSource, SrcLoc loc) {
+  if (tmp != nullptr && !radixScratch) math_detail::LeaveScratch("Sort", loc, tmp->View());
+  if (!reuseSource || sizeof(T) == 1) return;
+  const uint64_t vb = uint64_t{count} * sizeof(T);
+  if (!math_detail::Overlaps(src.View(), vb, dst.View(), vb)) {
+    san::LeaveScratchUnmodelled("Sort", loc, src.HostPtr(), vb);
+  }
+  if (srcIndex != nullptr) {
+    san::LeaveScratchUnmodelled("Sort", loc, srcIndex->HostPtr(), uint64_t{count} * sizeof(U));
+  }
+}
+
 // The 950 Sort: dst (and dstIndex when given) = src (with srcIndex, else 0, 1, ...) sorted.
 // tmp null: the stack buffer (the overloads without sharedTmpBuffer). radixScratch: RADIX_SORT
-// writes tmp as the kit does (the overload with both indexes and tmp, isReuseSource false).
+// writes tmp as the kit does (the overload with both indexes and tmp, isReuseSource false);
+// reuseSource: the overload's isReuseSource (LeaveRadixUnmodelled).
 template <typename T, typename U, const AscendC::SortConfig& config>
 void Sort950(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U>* dstIndex,
              const AscendC::LocalTensor<T>& src, const AscendC::LocalTensor<U>* srcIndex,
              const AscendC::LocalTensor<uint8_t>* tmp, uint32_t count, SrcLoc loc,
-             bool radixScratch = false) {
+             bool radixScratch = false, bool reuseSource = false) {
   const char* api = "Sort";
   math_detail::CheckElementwise(
       api, count, math_detail::Products::kOnly3510, math_detail::Overlap::kIdentical,
@@ -363,6 +387,7 @@ void Sort950(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U>* 
   } else {
     RadixSort950<T, U, config.isDescend>(dst, dstIndex, src, srcIndex, radixScratch ? tmp : nullptr,
                                          count, loc);
+    LeaveRadixUnmodelled(dst, src, srcIndex, tmp, count, radixScratch, reuseSource, loc);
   }
 }
 
@@ -380,7 +405,7 @@ void Sort(const LocalTensor<T>& dstTensor, const LocalTensor<U>& dstIndexTensor,
           lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   lngrad::aicore::sort_detail::Sort950<T, U, config>(dstTensor, &dstIndexTensor, srcTensor,
                                                      &srcIndexTensor, &sharedTmpBuffer, calCount,
-                                                     loc, !isReuseSource);
+                                                     loc, !isReuseSource, isReuseSource);
 }
 
 template <typename T, typename U, bool isReuseSource = false,
@@ -389,7 +414,8 @@ void Sort(const LocalTensor<T>& dstTensor, const LocalTensor<U>& dstIndexTensor,
           const LocalTensor<T>& srcTensor, const LocalTensor<U>& srcIndexTensor,
           const uint32_t calCount, lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   lngrad::aicore::sort_detail::Sort950<T, U, config>(dstTensor, &dstIndexTensor, srcTensor,
-                                                     &srcIndexTensor, nullptr, calCount, loc);
+                                                     &srcIndexTensor, nullptr, calCount, loc, false,
+                                                     isReuseSource);
 }
 
 template <typename T, bool isReuseSource = false, const SortConfig& config = DEFAULT_SORT_CONFIG>
@@ -397,30 +423,32 @@ void Sort(LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
           const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount,
           lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   lngrad::aicore::sort_detail::Sort950<T, uint32_t, config>(dstTensor, nullptr, srcTensor, nullptr,
-                                                            &sharedTmpBuffer, calCount, loc);
+                                                            &sharedTmpBuffer, calCount, loc, false,
+                                                            isReuseSource);
 }
 
 template <typename T, bool isReuseSource = false, const SortConfig& config = DEFAULT_SORT_CONFIG>
 void Sort(LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const uint32_t calCount,
           lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  lngrad::aicore::sort_detail::Sort950<T, uint32_t, config>(dstTensor, nullptr, srcTensor, nullptr,
-                                                            nullptr, calCount, loc);
+  lngrad::aicore::sort_detail::Sort950<T, uint32_t, config>(
+      dstTensor, nullptr, srcTensor, nullptr, nullptr, calCount, loc, false, isReuseSource);
 }
 
 template <typename T, bool isReuseSource = false, const SortConfig& config = DEFAULT_SORT_CONFIG>
 void Sort(LocalTensor<T>& dstTensor, LocalTensor<uint32_t>& dstIndexTensor,
           const LocalTensor<T>& srcTensor, const LocalTensor<uint8_t>& sharedTmpBuffer,
           const uint32_t calCount, lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  lngrad::aicore::sort_detail::Sort950<T, uint32_t, config>(
-      dstTensor, &dstIndexTensor, srcTensor, nullptr, &sharedTmpBuffer, calCount, loc);
+  lngrad::aicore::sort_detail::Sort950<T, uint32_t, config>(dstTensor, &dstIndexTensor, srcTensor,
+                                                            nullptr, &sharedTmpBuffer, calCount,
+                                                            loc, false, isReuseSource);
 }
 
 template <typename T, bool isReuseSource = false, const SortConfig& config = DEFAULT_SORT_CONFIG>
 void Sort(LocalTensor<T>& dstTensor, LocalTensor<uint32_t>& dstIndexTensor,
           const LocalTensor<T>& srcTensor, const uint32_t calCount,
           lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  lngrad::aicore::sort_detail::Sort950<T, uint32_t, config>(dstTensor, &dstIndexTensor, srcTensor,
-                                                            nullptr, nullptr, calCount, loc);
+  lngrad::aicore::sort_detail::Sort950<T, uint32_t, config>(
+      dstTensor, &dstIndexTensor, srcTensor, nullptr, nullptr, calCount, loc, false, isReuseSource);
 }
 
 }  // namespace AscendC

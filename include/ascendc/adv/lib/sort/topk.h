@@ -33,7 +33,8 @@
 // Checked mode: 1 <= k <= n <= inner, inner a multiple of 32 (at most 4096 for TOPK_NORMAL,
 // exactly 32 for TOPK_NSMALL; on arch 2002 at most 2048 for half without isInitIndex, as
 // topk_v200_impl.h asserts), the scratch at least tilling.tmpLocalSize elements of T (the 950's
-// radix select: and its own layout, topk_3510.h).
+// radix select: and its own layout, topk_3510.h); on the 3510, 2201 and 2002 paths no overlap of
+// tmpLocal with a source or destination, nor of a destination with a source (topk_overlap.h).
 #pragma once
 
 #include <algorithm>
@@ -232,6 +233,8 @@ void RunMerge950(const AscendC::LocalTensor<T>& dstValue,
 
 }  // namespace lngrad::aicore::topk_detail
 
+#include "lib/sort/topk_overlap.h"
+// Arch 2201's sequence (RunMerge2201).
 #include "lib/sort/topk_2201.h"
 // Arch 3510's radix select (RunRadix950); it uses TopKInfo and checks::kTmpBuffer above.
 #include "lib/sort/topk_3510.h"
@@ -255,6 +258,9 @@ void TopKMergePaths(const AscendC::LocalTensor<T>& dstValueLocal,
   if (lngrad::aicore::detail::rep::RunningArch() == lngrad::NpuArch::k3510) {
     Check(kNSmall, k, topKInfo, tmpLocal.View().size_bytes,
           uint64_t(std::max(tilling.tmpLocalSize, 0)) * sizeof(T));
+    RefuseMergeOverlaps<T, isInitIndex, isHasfinish, kNSmall>(
+        steps::kMerge950, dstValueLocal, dstIndexLocal, srcLocal, srcIndexLocal, finishLocal,
+        tmpLocal, k, tilling, topKInfo, largest);
     RunMerge950<T, isInitIndex, isHasfinish && !kNSmall, kNSmall>(
         dstValueLocal, dstIndexLocal, srcLocal, srcIndexLocal, finishLocal,
         tmpLocal.template ReinterpretCast<T>(), k, tilling, topKInfo, largest, loc);
@@ -263,6 +269,9 @@ void TopKMergePaths(const AscendC::LocalTensor<T>& dstValueLocal,
   if (lngrad::aicore::detail::rep::RunningArch() == lngrad::NpuArch::k2201) {
     Check(kNSmall, k, topKInfo, tmpLocal.View().size_bytes,
           uint64_t(std::max(tilling.tmpLocalSize, 0)) * sizeof(T));
+    RefuseMergeOverlaps<T, isInitIndex, isHasfinish, kNSmall>(
+        steps::kMerge2201, dstValueLocal, dstIndexLocal, srcLocal, srcIndexLocal, finishLocal,
+        tmpLocal, k, tilling, topKInfo, largest);
     RunMerge2201<T, isInitIndex, isHasfinish, kNSmall>(
         dstValueLocal, dstIndexLocal, srcLocal, srcIndexLocal, finishLocal,
         tmpLocal.template ReinterpretCast<T>(), k, tilling, topKInfo, largest, loc);

@@ -29,10 +29,12 @@
 // twiddled keys or what was there. T: the 1, 2 and 4-byte types the kit takes (uint8_t, int8_t,
 // uint16_t, int16_t, half, bfloat16_t, uint32_t, int32_t); 8-byte types are refused at compile
 // time. A scratch below the select's layout, or with `sorted` below the end of the Sort's
-// writes, raises tmp_buffer in any mode (the writes would leave the buffer). With isInitIndex,
-// a scratch sharing bytes with srcIndexLocal is refused in checked mode (address_overlap, the
-// page allows no overlap); unchecked, each row's index gather reads srcIndexLocal as UB holds it
-// then (after the earlier rows' scratch writes and the row's own key gather), as the kit does.
+// writes, raises tmp_buffer in any mode (the writes would leave the buffer). Checked mode
+// refuses a scratch sharing bytes with src, srcIndexLocal (isInitIndex) or a destination, and a
+// destination sharing bytes with a source (address_overlap, topk_overlap.h: the page allows no
+// overlap); unchecked, the rows run one after another on UB as it holds them then: each row's
+// index gather reads srcIndexLocal after the earlier rows' scratch writes and the row's own key
+// gather, as the kit does.
 #pragma once
 
 #include <algorithm>
@@ -202,18 +204,6 @@ void RadixSelectRow950(uint8_t* src, const uint8_t* idsAt, uint8_t* dst, int32_t
   }
 }
 
-// Checked mode: the page's 约束说明 (不支持源操作数与目的操作数地址重叠) and the general rule for
-// overlaps a page does not allow: tmpLocal, which the select writes row by row, may not share a
-// byte with srcIndexLocal, which each row's index gather reads (earlier rows' scratch writes
-// would change later rows' indexes). Unchecked, each row reads srcIndexLocal as UB holds it then.
-inline void RefuseRadixTmpOverlap(const AscendC::LocalTensor<uint8_t>& tmp, uint64_t tmpBytes,
-                                  const AscendC::LocalTensor<int32_t>& srcIndex,
-                                  uint64_t indexBytes) {
-  if (CheckedMode() && math_detail::Overlaps(tmp.View(), tmpBytes, srcIndex.View(), indexBytes)) {
-    math_detail::RaiseOverlap("TopK", "tmpLocal", "srcIndexLocal");
-  }
-}
-
 // TopKNormal / TopKNSmall of RadixSelectTopK: the index rows, the rows' selects, NSMALL's move.
 template <typename T, bool isInitIndex, bool isReuseSrc, bool nsmall>
 void RunRadix950(const AscendC::LocalTensor<T>& dstValue,
@@ -239,8 +229,14 @@ void RunRadix950(const AscendC::LocalTensor<T>& dstValue,
                                              (sorted ? " (with the radix Sort's scratch)" : ""));
   }
   const uint64_t vcount = uint64_t{rows - 1} * kPad + kk, icount = uint64_t{rows - 1} * iPad + kk;
-  if (isInitIndex) {
-    RefuseRadixTmpOverlap(tmp, need, srcIndex, (nsmall ? uint64_t{rows} * inner : inner) * 4);
+  {  // No overlaps (topk_overlap.h): tmpLocal's `need` bytes, the sources, the destinations.
+    const TopKSpan srcs[3] = {{"srcLocal", src.View(), uint64_t{rows} * inner * S},
+                              {"srcIndexLocal", srcIndex.View(),
+                               isInitIndex ? (nsmall ? uint64_t{rows} * inner : inner) * 4 : 0},
+                              {"finishLocal", src.View(), 0}};
+    const TopKSpan dsts[2] = {{"dstValueLocal", dstValue.View(), vcount * S},
+                              {"dstIndexLocal", dstIndex.View(), icount * 4}};
+    RefuseTopKOverlaps(steps::kRadix950, {"tmpLocal", tmp.View(), need}, srcs, dsts);
   }
   src.Access(0, uint64_t{rows} * inner, "TopK srcLocal");
   dstValue.Access(0, vcount, "TopK dstValueLocal");

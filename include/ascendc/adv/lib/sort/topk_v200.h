@@ -300,6 +300,10 @@ void RunV200(const AscendC::LocalTensor<T>& dstValue, const AscendC::LocalTensor
         uint64_t(std::max(t.tmpLocalSize, 0)) * sizeof(T), sizeof(T) == 2 && !isInitIndex);
   // The kit's parameter check, as on 2201 (topk_2201.h; TOPK_NSMALL without finish flags).
   CheckOperands<T, isHasfinish, nsmall>(dstValue, dstIndex, src, srcIndex, finish, k, info);
+  // No overlaps (topk_overlap.h); TOPK_NSMALL's GatherMask writes outter * 256 bytes of each.
+  RefuseMergeOverlaps<T, isInitIndex, isHasfinish, nsmall>(
+      steps::kV200, dstValue, dstIndex, src, srcIndex, finish, tmpLocal, k, t, info, isLargest,
+      nsmall ? uint64_t(std::max(info.outter, 1)) * 256 : 0);
   const AscendC::LocalTensor<T> tmp = tmpLocal.template ReinterpretCast<T>();
   if constexpr (nsmall) {
     RunNSmall200<T, isInitIndex>(dstValue, dstIndex, src, srcIndex, tmp, t, info, isLargest, loc);
