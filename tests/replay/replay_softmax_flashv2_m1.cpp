@@ -116,7 +116,10 @@ struct Param {  // ReduceLastND: srcM = originalSrcM = m, srcK, originalSrcK = o
   uint32_t m, k, oriK, dstK;
 };
 
-// NewReduce{Max,Sum}LastNDImpl<false>.
+// NewReduce{Max,Sum}LastNDImpl<false>, the operands the kit narrows to uint8_t as they wrap
+// (session 25): the [128, 512) branch's first Max/Add repeats (uint8_t)m rows at a repeat stride
+// of (uint8_t)(srcK / 8) blocks, NextBlock{Max,Add}Impl takes that count and stride (and compares
+// the count with the chunks), BigBlockReduce{Max,Sum}'s remainRepeat is (uint8_t)(chunks - 8).
 void NewReduceNoBrc(bool sum, float* dst, const float* src, float* tmp, const Param& p) {
   const uint32_t split = p.oriK / kRep, tail = p.oriK % kRep, rs = p.k / kBlk;
   const Op op = sum ? Op::kAdd : Op::kMax;
@@ -127,20 +130,22 @@ void NewReduceNoBrc(bool sum, float* dst, const float* src, float* tmp, const Pa
     }
     return;
   }
+  const uint32_t m8 = static_cast<uint8_t>(p.m), rs8 = static_cast<uint8_t>(rs);
   if (p.oriK >= 512) {  // BigBlockReduce{Max,Sum}
     for (uint32_t i = 0; i < p.m; ++i) BlockReduce(sum, tmp + kRep * i, src + i * p.k, 8 * kRep, 8);
-    for (uint32_t j = 0; split > 8 && j < p.m; ++j) {
-      Binary(op, tmp + j * kRep, src + 512 + j * p.k, tmp + j * kRep, split - 8, kRep, kRep,
+    const uint32_t remain = static_cast<uint8_t>(split - 8);
+    for (uint32_t j = 0; remain != 0 && j < p.m; ++j) {
+      Binary(op, tmp + j * kRep, src + 512 + j * p.k, tmp + j * kRep, remain, kRep, kRep,
              {1, 1, 1, 0, 8, 0});
     }
   } else if (p.oriK >= 128) {  // Op(chunk 0, chunk 1), NextBlock{Max,Add}Impl
-    Binary(op, tmp, src, src + kRep, p.m, kRep, kRep, {1, 1, 1, 8, rs, rs});
-    if (p.m > split) {
+    Binary(op, tmp, src, src + kRep, m8, kRep, kRep, {1, 1, 1, 8, rs8, rs8});
+    if (m8 > split) {
       for (uint32_t i = 2; i < split; ++i) {
-        Binary(op, tmp, tmp, src + kRep * i, p.m, kRep, kRep, {1, 1, 1, 8, 8, rs});
+        Binary(op, tmp, tmp, src + kRep * i, m8, kRep, kRep, {1, 1, 1, 8, 8, rs8});
       }
     } else {
-      for (uint32_t j = 0; split > 2 && j < p.m; ++j) {
+      for (uint32_t j = 0; split > 2 && j < m8; ++j) {
         Binary(op, tmp + j * kRep, src + 128 + j * p.k, tmp + j * kRep, split - 2, kRep, kRep,
                {1, 1, 1, 0, 8, 0});
       }

@@ -7,7 +7,9 @@
 // FirstBlockCopyImpl, ReduceMax/SumLastNDSplitImpl, BasicBlockReduce{Max,Sum}Impl) and
 // softmax_common/softmax_common_{arithmetic,reduce}.h (NextBlock*, Tail*, BigBlockReduce*), by the
 // session-23 helper pc, who also wrote lngrad's model (softmax_flashv2_nobrc_device.h) from the
-// same reading; no code shared with src/ or include/.
+// same reading; no code shared with src/ or include/. Session 25 (wb3, who also made lngrad
+// follow them unchecked): NewReduce{Max,Sum}LastNDImpl's operands narrowed to uint8_t as the kit
+// passes them (they wrap for srcK from 2048 and oriSrcK from 16896), re-read from the same files.
 //
 // Each instruction runs repeat by repeat, a repeat's elements in increasing order (a reduction's
 // repeat read before its results are written), over the memory it is given, so the half data

@@ -7,7 +7,8 @@
 // and the stack buffer (the TPipe leaves exactly the scratch). Scratch sizes: one row's minimum,
 // three rows' and 12 bytes (not a multiple of 32: the shared overload only), the maximum (capped).
 // The constant-shape config's generic path with config.oriSrcK rounded up to 8 = srcK too; rows
-// whose maximum is a +0/-0 tie, below 64 columns and above (session 24).
+// whose maximum is a +0/-0 tie, below 64 columns and above (session 24). Unchecked on the splits
+// whose reductions wrap (the generic loop and the config path: session 25, the device's numbers).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -393,6 +394,28 @@ TEST(SoftmaxFlashV2ScratchReplay, WrappedOperandsFollowTheDeviceUncheckedOn2201)
   WrappedSweep<float, float>(8900);
   WrappedSweep<lngrad_replay::Half, lngrad_replay::Half>(9900);
   WrappedSweep<lngrad_replay::Half, float>(10900);
+  lngrad::aicore::SetCheckedMode(was);
+}
+
+// The constant-shape config's generic path (cfgK = config.oriSrcK rounded up to 8 = srcK) on the
+// splits whose reductions wrap (BigBlockReduce*'s remainRepeat: config.oriSrcK 16896 and 17005,
+// 8 + 0 and 8 + 1 chunks; cfgK stays below 512 in [128, 512), so the stride cannot wrap): unchecked
+// (checked mode refuses it, CheckConfigDefect), FlashV2WorkV220 over the config's columns gives the
+// device's work buffer, dst, expSum, max and expMax, against the scratch replay's.
+constexpr AscendC::SoftmaxConfig kCfg16896{true, 1, 16896}, kCfg17005{true, 1, 17005};
+
+template <class T, class S>
+void WrappedConfigSweep(uint32_t seed) {
+  Check<T, S, kCfg16896>({1, 16896, 16896}, MinBytes<T, S>({1, 16896, 16896}), ++seed, false, true);
+  Check<T, S, kCfg17005>({1, 17008, 17005}, MinBytes<T, S>({1, 17008, 17005}), ++seed, false, true);
+}
+
+TEST(SoftmaxFlashV2ScratchReplay, WrappedConfigPathFollowsTheDeviceUncheckedOn2201) {
+  const bool was = lngrad::aicore::CheckedMode();
+  lngrad::aicore::SetCheckedMode(false);
+  WrappedConfigSweep<float, float>(11900);
+  WrappedConfigSweep<lngrad_replay::Half, lngrad_replay::Half>(12900);
+  WrappedConfigSweep<lngrad_replay::Half, float>(13900);
   lngrad::aicore::SetCheckedMode(was);
 }
 

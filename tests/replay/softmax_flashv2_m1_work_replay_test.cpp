@@ -165,4 +165,38 @@ TEST(SoftmaxFlashV2M1WorkReplay, HalfWritesTheKitsWorkBuffer) {
   }
 }
 
+// The splits whose NewReduce{Max,Sum}LastNDImpl operands wrap on 2201 (softmax_v200_work.h
+// V220Defect: srcK / 8 above 255 blocks with oriSrcK in [128, 512) and splits of two or more
+// rows; checked mode refuses them, tests/adv softmax_defect_test.cpp), unchecked (session 25):
+// lngrad gives the device's dst, statistics, expMax, outReduceMax and work buffer
+// (softmax_flashv2_nobrc_device.h on softmax_v220_device.h V220Acc). Rows more than the chunks
+// (NextBlock's repeats over the rows) and at most them; srcK 2048 (the stride wraps to 0) and
+// 2056 (to 1 block); half data's splits of two rows then a tail of one. oriSrcK from 16896 (one
+// float row of 66 KiB) does not fit these 40 KiB buffers: not run here.
+const Shape kWrapShapes[] = {
+    {3, 2048, 128}, {4, 2048, 200}, {2, 2048, 456}, {3, 2056, 300}, {5, 2048, 136}};
+
+TEST(SoftmaxFlashV2M1WorkReplay, FloatWrappedOperandsFollowTheDeviceUncheckedOn2201) {
+  uint32_t seed = 10100;
+  for (const Shape& s : kWrapShapes) {
+    if (uint64_t{s.m} * s.k * 4 > kUbBufBytes) continue;
+    for (const bool update : {false, true}) {
+      CheckWork<float, float>(s, 0, seed += 11, update, false);
+      if (update) CheckWork<float, float, true>(s, 0, seed += 11, true, false);
+    }
+  }
+}
+
+TEST(SoftmaxFlashV2M1WorkReplay, HalfWrappedOperandsFollowTheDeviceUncheckedOn2201) {
+  uint32_t seed = 10200;
+  for (const Shape& s : kWrapShapes) {
+    const Shape h{std::min(s.m, 3u), s.k, s.oriK};
+    for (const bool update : {false, true}) {
+      CheckWork<Half, Half>(h, 0, seed += 11, update, false);
+      CheckWork<Half, float>(h, 0, seed += 11, update, false);
+      if (update) CheckWork<Half, Half, true>(h, 0, seed += 11, true, false);
+    }
+  }
+}
+
 }  // namespace

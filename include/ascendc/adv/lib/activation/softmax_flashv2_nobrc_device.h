@@ -2,8 +2,9 @@
 // isBasicBlock), as the device runs it over memory: the work buffer (sharedTmpBuffer) as the kit
 // leaves it, for float data, half data with half statistics and half data with float
 // statistics, without and with update (both overloads), and, unchecked, the device's outputs of
-// half data with float statistics without update. membase/v220/softmax_flashv2_impl.h, per
-// split of m rows (SoftmaxFlashV2M1PostProcess: rangeM splits of splitM, then tailM; M8 =
+// half data with float statistics without update and of the tilings whose reductions' uint8_t
+// operands wrap (softmax_v200_work.h V220Defect; session 25). membase/v220/softmax_flashv2_impl.h,
+// per split of m rows (SoftmaxFlashV2M1PostProcess: rangeM splits of splitM, then tailM; M8 =
 // ceil(m / 8) * 8, n = m * srcK):
 //  - pre-cast (SoftmaxFlashV2M1{NoUpdate,Update}ImplPreCast): float data works on the caller's
 //    tensors with tmp = work[0]; half data casts the split to x = work[0, n) and places, without
@@ -22,7 +23,8 @@
 //    max = t0, the row sum into t0, expSum = expMax * inExpSum + t0;
 //  - the reductions: oriSrcK < 64 one masked WholeReduce a row into out[r]; else the 64-lane
 //    accumulators acc[64 i, +64) (BigBlockReduce from 512 columns, Op of chunks 0 and 1 and
-//    NextBlock from 128, FirstBlockCopyImpl from 64), the tail, then BasicBlockReduce*Impl (one
+//    NextBlock from 128, FirstBlockCopyImpl from 64; softmax_v220_device.h V220Acc, the uint8_t
+//    operands as they wrap), the tail, then BasicBlockReduce*Impl (one
 //    row: out[0, 8) and with reduceK 16 out[8, 16); several: a BlockReduce in place, then one
 //    into out);
 //  - post-cast of half data: dst, and the half statistics and expMax of the split's m rows.
@@ -42,6 +44,7 @@
 
 #include "lib/activation/softmax_common.h"
 #include "lib/activation/softmax_v200_work.h"
+#include "lib/activation/softmax_v220_device.h"
 
 namespace lngrad::aicore::softmax_detail {
 
@@ -57,78 +60,30 @@ struct M1Image {
   }
 };
 
-// One of the two reductions (max or sum).
-struct M1Reduce {
-  bool sum;
-  float Op(float a, float b) const { return sum ? a + b : (a > b ? a : b); }
-  float Whole(const float* v, uint32_t n) const { return sum ? ScalarTree64(v, n) : LaneMax(v, n); }
-  float Block(const float* v) const { return sum ? Tree8(v) : LaneMax(v, 8); }
-};
-
 // NewReduce{Max,Sum}LastNDImpl<false> of m rows of stride k (oriK reduced) of x into out, the
-// accumulators at acc (which may lie inside x). copies: the one-row result's entries (8 or 16).
-inline void M1ReduceRows(const M1Reduce& f, float* out, const float* x, float* acc, uint32_t m,
-                         uint32_t k, uint32_t oriK, uint32_t copies, M1Image& img) {
-  const auto row = [&](uint32_t i) { return x + uint64_t{i} * k; };
-  const auto lanes = [&](uint32_t i) { return acc + uint64_t{i} * kLanes; };
+// accumulators at acc (which may lie inside x): softmax_v220_device.h V220Acc (the uint8_t
+// operands as they wrap, in the kit's order), then BasicBlockReduce{Max,Sum}Impl (softmax_work.h
+// WorkRowValues). copies: the one-row result's entries (8 or 16).
+inline void M1ReduceRows(WorkOp op, float* out, const float* x, float* acc, uint32_t m, uint32_t k,
+                         uint32_t oriK, uint32_t copies, M1Image& img) {
   if (oriK < kLanes) {  // one WholeReduce a row
-    for (uint32_t r = 0; r < m; ++r) out[r] = f.Whole(row(r), oriK);
+    for (uint32_t r = 0; r < m; ++r) {
+      const float* row = x + uint64_t{r} * k;
+      out[r] = op == WorkOp::kSum ? ScalarTree64(row, oriK) : LaneMax(row, oriK);
+    }
     img.Mark(out, m);
     return;
   }
-  const uint32_t chunks = oriK / kLanes, tail = oriK % kLanes;
-  if (oriK >= 8 * kLanes) {  // BigBlockReduce: 8 block repeats a row, then Op(chunk, acc)
-    for (uint32_t i = 0; i < m; ++i) {
-      for (uint32_t q = 0; q < 8; ++q) {
-        float b[8];
-        for (uint32_t j = 0; j < 8; ++j) b[j] = f.Block(row(i) + q * kLanes + 8 * j);
-        std::memcpy(lanes(i) + 8 * q, b, sizeof b);
-      }
-    }
-    for (uint32_t i = 0; i < m; ++i) {
-      for (uint32_t c = 8; c < chunks; ++c) {
-        for (uint32_t l = 0; l < kLanes; ++l)
-          lanes(i)[l] = f.Op(row(i)[c * kLanes + l], lanes(i)[l]);
-      }
-    }
-  } else if (oriK >= 2 * kLanes) {  // Op(chunk 0, chunk 1), then NextBlock
-    for (uint32_t i = 0; i < m; ++i) {
-      for (uint32_t l = 0; l < kLanes; ++l) lanes(i)[l] = f.Op(row(i)[l], row(i)[kLanes + l]);
-    }
-    for (uint32_t c = 2; m > chunks && c < chunks; ++c) {  // repeats over the rows
-      for (uint32_t i = 0; i < m; ++i) {
-        for (uint32_t l = 0; l < kLanes; ++l)
-          lanes(i)[l] = f.Op(lanes(i)[l], row(i)[c * kLanes + l]);
-      }
-    }
-    for (uint32_t i = 0; m <= chunks && i < m; ++i) {  // row by row, repeats over the chunks
-      for (uint32_t c = 2; c < chunks; ++c) {
-        for (uint32_t l = 0; l < kLanes; ++l)
-          lanes(i)[l] = f.Op(row(i)[c * kLanes + l], lanes(i)[l]);
-      }
-    }
-  } else {  // FirstBlockCopyImpl: a Copy repeat a row
-    for (uint32_t i = 0; i < m; ++i) {
-      for (uint32_t l = 0; l < kLanes; ++l) lanes(i)[l] = row(i)[l];
-    }
-  }
-  for (uint32_t i = 0; i < m && tail != 0; ++i) {  // TailMaxImpl / TailAddImpl
-    for (uint32_t l = 0; l < tail; ++l)
-      lanes(i)[l] = f.Op(lanes(i)[l], row(i)[chunks * kLanes + l]);
-  }
+  V220Acc(op, x, k, m, oriK, acc);
   img.Mark(acc, uint64_t{m} * kLanes);
   if (m == 1) {  // 8 WholeReduce repeats of the same 64 lanes (and a DataCopy of a block)
-    const float v = f.Whole(acc, kLanes);
+    float v = 0.0f;
+    WorkRowValues(op, 1, acc, &v);
     for (uint32_t j = 0; j < copies; ++j) out[j] = v;
     img.Mark(out, copies);
     return;
   }
-  for (uint32_t r = 0; r < m; ++r) {  // BlockReduce in place: repeat r into acc[8 r, +8)
-    float b[8];
-    for (uint32_t j = 0; j < 8; ++j) b[j] = f.Block(lanes(r) + 8 * j);
-    std::memcpy(acc + uint64_t{r} * 8, b, sizeof b);
-  }
-  for (uint32_t r = 0; r < m; ++r) out[r] = f.Block(acc + uint64_t{r} * 8);
+  WorkRowValues(op, m, acc, out);  // BlockReduce in place, then one into out
   img.Mark(out, m);
 }
 
@@ -223,13 +178,13 @@ void M1Split(const M1SplitIo<T, U>& io, bool update, uint32_t m, uint32_t k, uin
     inSum = io.inSum;
   }
   if (!update) {
-    M1ReduceRows({false}, max, x, tmp, m, k, oriK, copies, img);
+    M1ReduceRows(WorkOp::kMax, max, x, tmp, m, k, oriK, copies, img);
     M1BrcbSubExp(y, x, max, tmp, m, k, img);
-    M1ReduceRows({true}, sum, y, tmp, m, k, oriK, copies, img);
+    M1ReduceRows(WorkOp::kSum, sum, y, tmp, m, k, oriK, copies, img);
   } else {
     float* t0 = tmp;
     float* red = tmp + t.reduceSize;
-    M1ReduceRows({false}, t0, x, red, m, k, oriK, copies, img);
+    M1ReduceRows(WorkOp::kMax, t0, x, red, m, k, oriK, copies, img);
     for (uint32_t r = 0; io.outReduceMax != nullptr && r < m; ++r) {
       io.outReduceMax[r] = Narrow<U>(t0[r]);
     }
@@ -240,7 +195,7 @@ void M1Split(const M1SplitIo<T, U>& io, bool update, uint32_t m, uint32_t k, uin
     M1BrcbSubExp(y, x, t0, red, m, k, img);
     for (uint32_t r = 0; r < m; ++r) max[r] = t0[r];
     img.Mark(max, m);
-    M1ReduceRows({true}, t0, y, red, m, k, oriK, copies, img);
+    M1ReduceRows(WorkOp::kSum, t0, y, red, m, k, oriK, copies, img);
     for (uint32_t r = 0; r < m; ++r) sum[r] = expMax[r] * inSum[r];
     for (uint32_t r = 0; r < m; ++r) sum[r] = sum[r] + t0[r];
     img.Mark(sum, m);
@@ -257,8 +212,9 @@ void M1Split(const M1SplitIo<T, U>& io, bool update, uint32_t m, uint32_t k, uin
 
 // The call on 2201 (generic path, kernel tiling t): the inputs copied before lngrad's rows are
 // written, then (Finish) every split over copies of the outputs and an image of the work buffer.
-// Off where a split would read or write past the caller's tensors, or the tiling's uint8_t
-// operands wrap (V220Defect: the model does not follow those).
+// Off where a split would read or write past the caller's tensors. A tiling whose uint8_t
+// reduction operands wrap (V220Defect; checked mode refused it before, CheckV220Defect) gives,
+// unchecked, the device's outputs too (dst, max, expSum, expMax, outReduceMax).
 template <typename T, typename U>
 class FlashV2M1Device {
  public:
@@ -270,7 +226,8 @@ class FlashV2M1Device {
     rows_ = uint64_t{t.rangeM} * t.reduceM + t.tailM;
     on_ = on && detail::rep::RunningArch() == NpuArch::k2201 && work.HostPtr() != nullptr &&
           t.splitM != 0 && t.splitK == d.k && t.splitSize == uint64_t{t.splitM} * t.splitK &&
-          t.reduceM == t.splitM && n_ <= src.GetSize() && V220Defect(t, d).empty();
+          t.reduceM == t.splitM && n_ <= src.GetSize();
+    wrap_ = !CheckedMode() && !V220Defect(t, d).empty();
     if (update) on_ = on_ && rows_ <= inMax.GetSize() && rows_ <= inSum.GetSize();
     if (!on_) return;
     src_.assign(src.HostPtr(), src.HostPtr() + n_);
@@ -280,8 +237,9 @@ class FlashV2M1Device {
     }
   }
 
-  // writeOutputs: store the model's dst, max and expSum (the rows and the one-row splits'
-  // copies) over lngrad's. Returns whether the work buffer was written (then it is modelled).
+  // writeOutputs (or a wrapping tiling): store the model's dst, max and expSum (the rows and the
+  // one-row splits' copies), and a wrapping tiling's expMax and outReduceMax, over lngrad's.
+  // Returns whether the work buffer was written (then it is modelled).
   bool Finish(const char* api, SrcLoc loc, const AscendC::LocalTensor<T>& dst,
               const AscendC::LocalTensor<U>& max, const AscendC::LocalTensor<U>& sum,
               const AscendC::LocalTensor<T>& expMax, const AscendC::LocalTensor<U>* outReduceMax,
@@ -315,13 +273,19 @@ class FlashV2M1Device {
                                update_ ? inSum_.data() + o2 : nullptr,
                                outReduceMax != nullptr ? rm.data() + o2 : nullptr};
       M1Split<T, U>(io, update_, m, d_.k, d_.oriK, t_, img);
-      const bool one = m == 1 && d_.oriK >= kLanes && std::is_same_v<U, float>;
+      const bool one = !update_ && m == 1 && d_.oriK >= kLanes && std::is_same_v<U, float>;
       ext = std::max<uint64_t>(ext, o2 + (one ? (t_.reduceK == 16 ? 16 : 8) : m));
     }
-    if (writeOutputs) {
+    if (writeOutputs || wrap_) {
       std::copy(y.begin(), y.end(), dst.HostPtr());
       std::copy(mx.begin(), mx.begin() + ext, max.HostPtr());
       std::copy(sm.begin(), sm.begin() + ext, sum.HostPtr());
+    }
+    if (wrap_ && update_) {
+      std::copy(em.begin(), em.begin() + rows_, expMax.HostPtr());
+      if (outReduceMax != nullptr && rows_ <= outReduceMax->GetSize()) {
+        std::copy(rm.begin(), rm.begin() + rows_, outReduceMax->HostPtr());
+      }
     }
     for (uint64_t i = floats; i < img.written.size(); ++i) {
       if (img.written[i]) return false;  // past the buffer: it stays marked
@@ -340,7 +304,7 @@ class FlashV2M1Device {
  private:
   AscendC::tiling::SoftMaxTiling t_;
   Dims d_;
-  bool update_, on_ = false;
+  bool update_, on_ = false, wrap_ = false;
   uint64_t n_ = 0, rows_ = 0;
   std::vector<T> src_;
   std::vector<U> inMax_, inSum_;

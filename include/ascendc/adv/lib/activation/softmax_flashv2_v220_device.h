@@ -13,9 +13,11 @@
 // SoftMaxWorkV220), the float update's max stored by DataCopy (2002: Adds 0), and
 // BroadCastLastImpl's lane l % 8 of each row for the half expMax of float statistics (2002: lane
 // 0). The results go to V200Device for V200Store over FlashV2Rows', the buffer is written (so
-// softmax_flash_scratch.h FlashV2Scratch, lngrad's rows' buffer, is not run). Not followed (still
-// lngrad's rows unchecked): the WITHOUT_BRC loop, SoftmaxFlashV3, a tiling FlashV2DeviceOn does
-// not take (not of the shape, a buffer short of the pieces: then FlashV2Scratch as before).
+// softmax_flash_scratch.h FlashV2Scratch, lngrad's rows' buffer, is not run). The constant-shape
+// config's path with cfgK = srcK runs it too (d.oriK the config's). The WITHOUT_BRC loop:
+// softmax_flashv2_nobrc_device.h (V220Acc too). Not followed (still lngrad's rows unchecked):
+// SoftmaxFlashV3, a tiling FlashV2DeviceOn does not take (not of the shape, a buffer short of
+// the pieces: then FlashV2Scratch as before).
 #pragma once
 
 #include <algorithm>

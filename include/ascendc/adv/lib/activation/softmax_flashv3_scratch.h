@@ -114,35 +114,30 @@ class FlashV3Scratch {
     for (uint32_t b = 0; b < 8; ++b) s[b] = Tree8(v + 8 * b);
     for (uint32_t b = 0; b < 8; ++b) At(to + b) = s[b];
   }
-  // The BigBlock accumulators of m rows of x (sum or max) at tmpBuffer1.
-  void Accumulate(uint32_t m, bool max) {
+  // The BigBlock sum accumulators of m rows of x at tmpBuffer1 (SoftmaxFlashV3ReduceSumImpl,
+  // NewReduceSumLastNDImpl; the row max's footprint is the sum's).
+  void Accumulate(uint32_t m) {
     for (uint32_t r = 0; r < m; ++r) {
       const uint64_t x = uint64_t{r} * d_.k, acc = tb1_ + uint64_t{r} * kLanes;
       for (uint32_t c = 0; c < 8; ++c) {
         for (uint32_t b = 0; b < 8; ++b) {
           float v[8];
           for (uint32_t e = 0; e < 8; ++e) v[e] = Get(x + c * kLanes + b * 8 + e);
-          At(acc + c * 8 + b) = max ? Max8(v) : Tree8(v);
+          At(acc + c * 8 + b) = Tree8(v);
         }
       }
       for (uint32_t c = 8; c < d_.k / kLanes; ++c) {
         for (uint32_t l = 0; l < kLanes; ++l) {
           const float xv = Get(x + c * kLanes + l), a = Get(acc + l);
-          At(acc + l) = max ? (xv > a ? xv : a) : xv + a;
+          At(acc + l) = xv + a;
         }
       }
     }
   }
-  static float Max8(const float* v) {
-    float a[4];
-    for (int i = 0; i < 4; ++i) a[i] = v[2 * i] > v[2 * i + 1] ? v[2 * i] : v[2 * i + 1];
-    const float l = a[0] > a[1] ? a[0] : a[1], h = a[2] > a[3] ? a[2] : a[3];
-    return l > h ? l : h;
-  }
   // NewReduceSumLastNDImpl's writes for m rows (k >= 512) into the statistics at stat (image
   // offset) or ext_ from row r0 (stat < 0): the row sums come from the image's x.
   void Sum(uint32_t r0, uint32_t m, int64_t stat) {
-    Accumulate(m, false);
+    Accumulate(m);
     const auto dst = [&](uint64_t q) -> float& {
       return stat < 0 ? ext_[uint64_t{r0} * 8 + q] : At(static_cast<uint64_t>(stat) + q);
     };
@@ -171,7 +166,7 @@ class FlashV3Scratch {
     const uint64_t n = uint64_t{m} * kLanes, rs = uint64_t{m} * 8, local = maxTmp_;
     const uint64_t global = maxTmp_ + t_.reduceSize;
     const uint32_t baseK = d_.k / 8;
-    Accumulate(m, false);
+    Accumulate(m);
     for (uint64_t p = 0; p < n / kLanes; ++p) BlockSums(local + 8 * p, tb1_ + kLanes * p);
     const float inv = 1.0f / static_cast<float>(baseK);
     for (uint64_t q = 0; q < n; ++q) At(local + q) = Get(local + q) * inv;

@@ -41,9 +41,10 @@
 // reductions wrap the same way but for oriSrcK in [64, 128) (V220Defect, one rule with
 // NdReduceDefect): refused in checked mode (CheckV220Defect; SoftMax's and SoftmaxFlashV2's
 // constant-shape config paths CheckConfigDefect); unchecked, SoftMax, LogSoftMax and SoftmaxFlash
-// without update follow the device (softmax_v220_device.h), so does SoftmaxFlashV2's generic loop
-// (softmax_flashv2_v220_device.h, through FlashV2DeviceOn below); its WITHOUT_BRC loop,
-// SoftmaxFlashV3 and SoftMax's config path not (open).
+// without update follow the device (softmax_v220_device.h), so do SoftmaxFlashV2's generic loop
+// (softmax_flashv2_v220_device.h, through FlashV2DeviceOn below) and its WITHOUT_BRC loop
+// (softmax_flashv2_nobrc_device.h, session 25); SoftmaxFlashV3 and SoftMax's config path not
+// (open).
 #pragma once
 
 #include <algorithm>
@@ -67,25 +68,35 @@ inline bool V200Reciprocal() { return detail::rep::RunningArch() == NpuArch::k20
 inline bool ReusesSource() { return detail::rep::RunningArch() != NpuArch::k2002; }
 
 // The accumulators A[64 r + l] of a split of m rows (x: rows of stride k; oriK >= 64) as the
-// 2002 steps write them, their uint8_t operands included: the steps that take a row a repeat
-// (FirstBlockCopyImpl's Adds, the first Max/Add of chunks 0 and 1, NextBlock*Impl's repeats over
-// the rows) read row r at r * step, step = 8 ((k / 8) mod 256) floats; where oriK is in
-// [128, 512) the first Max/Add and NextBlock*Impl run m mod 256 rows (the rows past them keep
-// what A held: the buffer's bytes or the previous pass's); BigBlockReduce*'s repeats after its
-// first 8 chunks are (oriK / 64 - 8) mod 256. Tail*Impl adds the tail of every row at r * k.
-inline void V200Acc(WorkOp op, const float* x, uint32_t k, uint32_t m, uint32_t oriK, float* a) {
+// kit's steps write them, their uint8_t operands included: the steps that take a row a repeat
+// (the first Max/Add of chunks 0 and 1, NextBlock*Impl's repeats over the rows, 2002's
+// FirstBlockCopyImpl Adds) read row r at r * step, step = 8 ((k / 8) mod 256) floats; where oriK
+// is in [128, 512) the first Max/Add and NextBlock*Impl run m mod 256 rows (the rows past them
+// keep what A held: the buffer's bytes or the previous pass's); BigBlockReduce*'s repeats after
+// its first 8 chunks are (oriK / 64 - 8) mod 256. Tail*Impl adds the tail of every row at r * k.
+// copy: [64, 128) takes 2201's FirstBlockCopyImpl (a Copy, uint16_t strides: row r at r * k), not
+// 2002's Adds 0 (-0 lanes become +0). Each instruction in the kit's order, repeat by repeat and a
+// repeat's elements in increasing order (a BlockReduce's repeat read before it is written), so x
+// and a may overlap (SoftmaxFlashV2's WITHOUT_BRC work buffer inside half data's float copy).
+inline void NdAcc(bool copy, WorkOp op, const float* x, uint32_t k, uint32_t m, uint32_t oriK,
+                  float* a) {
   const uint32_t chunks = oriK / kLanes, tail = oriK % kLanes;
   const uint64_t step = uint64_t{(k / 8) & 255u} * 8;
   if (oriK >= 8 * kLanes) {
-    // BigBlockReduce*: BlockReduce lanes as lngrad runs them (max: the first NaN wins), then
-    // Op(chunk, acc).
+    // BigBlockReduce*: BlockReduce (8 repeats a row, the lane rule as lngrad runs it), then
+    // Op(chunk, acc) for the chunks after the first 8.
+    for (uint32_t r = 0; r < m; ++r) {
+      for (uint32_t q = 0; q < 8; ++q) {
+        float b[8];
+        for (uint32_t j = 0; j < 8; ++j)
+          b[j] = WorkBlock(op, x + uint64_t{r} * k + 8 * (8 * q + j));
+        std::copy(b, b + 8, a + uint64_t{r} * kLanes + 8 * q);
+      }
+    }
     const uint32_t last = 8 + ((chunks - 8) & 255u);
     for (uint32_t r = 0; r < m; ++r) {
       const float* row = x + uint64_t{r} * k;
       float* acc = a + uint64_t{r} * kLanes;
-      for (uint32_t l = 0; l < kLanes; ++l) {
-        acc[l] = op == WorkOp::kSum ? Tree8(row + 8 * l) : LaneMax(row + 8 * l, 8);
-      }
       for (uint32_t c = 8; c < last; ++c) {
         for (uint32_t l = 0; l < kLanes; ++l) acc[l] = WorkApply(op, row[c * kLanes + l], acc[l]);
       }
@@ -97,18 +108,30 @@ inline void V200Acc(WorkOp op, const float* x, uint32_t k, uint32_t m, uint32_t 
         a[r * kLanes + l] = WorkApply(op, x[r * step + l], x[r * step + kLanes + l]);
       }
     }
-    for (uint32_t r = 0; r < mw; ++r) {  // NextBlock*Impl
+    if (mw > chunks) {  // NextBlock*Impl: a chunk's repeats over the rows
       for (uint32_t c = 2; c < chunks; ++c) {
-        for (uint32_t l = 0; l < kLanes; ++l) {
-          float& acc = a[r * kLanes + l];
-          acc = mw > chunks ? WorkApply(op, acc, x[r * step + c * kLanes + l])
-                            : WorkApply(op, x[uint64_t{r} * k + c * kLanes + l], acc);
+        for (uint32_t r = 0; r < mw; ++r) {
+          for (uint32_t l = 0; l < kLanes; ++l) {
+            float& acc = a[r * kLanes + l];
+            acc = WorkApply(op, acc, x[r * step + c * kLanes + l]);
+          }
+        }
+      }
+    } else {  // a row's repeats over its chunks
+      for (uint32_t r = 0; r < mw; ++r) {
+        for (uint32_t c = 2; c < chunks; ++c) {
+          for (uint32_t l = 0; l < kLanes; ++l) {
+            float& acc = a[r * kLanes + l];
+            acc = WorkApply(op, x[uint64_t{r} * k + c * kLanes + l], acc);
+          }
         }
       }
     }
-  } else {  // FirstBlockCopyImpl's Adds 0 (-0 lanes become +0)
+  } else {  // FirstBlockCopyImpl
     for (uint32_t r = 0; r < m; ++r) {
-      for (uint32_t l = 0; l < kLanes; ++l) a[r * kLanes + l] = x[r * step + l] + 0.0f;
+      for (uint32_t l = 0; l < kLanes; ++l) {
+        a[r * kLanes + l] = copy ? x[uint64_t{r} * k + l] : x[r * step + l] + 0.0f;
+      }
     }
   }
   for (uint32_t r = 0; r < m; ++r) {
@@ -117,6 +140,12 @@ inline void V200Acc(WorkOp op, const float* x, uint32_t k, uint32_t m, uint32_t 
       acc = WorkApply(op, acc, x[uint64_t{r} * k + chunks * kLanes + l]);
     }
   }
+}
+
+// The 2002 steps' accumulators (membase/v200 NewReduce{Max,Sum}LastNDImpl): NdAcc with
+// FirstBlockCopyImpl's Adds.
+inline void V200Acc(WorkOp op, const float* x, uint32_t k, uint32_t m, uint32_t oriK, float* a) {
+  NdAcc(false, op, x, k, m, oriK, a);
 }
 
 // One reduction pass of a split of m rows (x: rows of stride k, oriK reduced) over the statistics
@@ -258,7 +287,8 @@ inline void CheckFlashV2V200Defect(bool generic, const AscendC::tiling::SoftMaxT
 // SoftmaxFlashV3): CheckNdReduceDefect with V220Defect. Unchecked, SoftMax, LogSoftMax and
 // SoftmaxFlash without update follow the device's wrapped sequence (softmax_v220_device.h
 // SoftMaxWorkV220), as does SoftmaxFlashV2's generic loop (softmax_flashv2_v220_device.h
-// FlashV2WorkV220); its WITHOUT_BRC loop and SoftmaxFlashV3 keep lngrad's rows (open).
+// FlashV2WorkV220) and its WITHOUT_BRC loop (softmax_flashv2_nobrc_device.h FlashV2M1Device);
+// SoftmaxFlashV3 keeps lngrad's rows (open).
 inline void CheckV220Defect(const char* api, bool generic, const AscendC::tiling::SoftMaxTiling& t,
                             const Dims& d, uint32_t cfgK = 0) {
   CheckNdReduceDefect(api, NpuArch::k2201, generic, t, d, cfgK);

@@ -9,10 +9,10 @@
 // BigBlockReduce* (softmax_common_reduce.h) adds (uint8_t)(oriSrcK / 64 - 8) chunks after its
 // first 8. Those are 2002's operands (softmax_v200_work.h V200Acc follows them); 2201 differs
 // only in the [64, 128) branch (FirstBlockCopyImpl is a Copy, uint16_t strides: never wrong),
-// which V220Acc keeps as softmax_work.h WorkLanes. From the accumulators on, the 2201 sequence is
-// the one softmax_work.h models (BasicBlockReduce*Impl, AlignedBroadCastImpl; the Sub with each
-// row's max, Exp, the sum pass, GenericDivNDImpl; LogSoftMax's Ln and Muls), so SoftMaxWorkV220
-// runs SoftMaxWork with V220Acc's accumulators: the work buffer, and the rows' max,
+// which V220Acc takes as that Copy (softmax_v200_work.h NdAcc). From the accumulators on, the 2201
+// sequence is the one softmax_work.h models (BasicBlockReduce*Impl, AlignedBroadCastImpl; the Sub
+// with each row's max, Exp, the sum pass, GenericDivNDImpl; LogSoftMax's Ln and Muls), so
+// SoftMaxWorkV220 runs SoftMaxWork with V220Acc's accumulators: the work buffer, and the rows' max,
 // exponentials and sum (RowExps) that SoftMaxRows turns into dst and the statistics. Callers:
 // SoftMax (both overloads), LogSoftMax, SoftmaxFlash without update.
 //
@@ -21,9 +21,10 @@
 // reachable in 192 KiB of UB) keep what the simulated UB holds in the accumulators (the
 // buffer's bytes, or the previous pass's).
 //
-// SoftmaxFlashV2's generic loop: softmax_flashv2_v220_device.h (V220Pass on V220Acc). Not
-// followed (still lngrad's rows unchecked): SoftmaxFlashV2's WITHOUT_BRC loop, SoftmaxFlashV3, and
-// the constant-shape config paths (ConfigRows with splitK below srcK).
+// SoftmaxFlashV2's generic loop: softmax_flashv2_v220_device.h (V220Pass on V220Acc); its
+// WITHOUT_BRC loop: softmax_flashv2_nobrc_device.h (M1ReduceRows on V220Acc, session 25). Not
+// followed (still lngrad's rows unchecked): SoftmaxFlashV3, and the constant-shape config paths
+// with splitK below srcK (ConfigRows, FlashV2ConfigSplits).
 #pragma once
 
 #include <cstdint>
@@ -34,17 +35,12 @@
 
 namespace lngrad::aicore::softmax_detail {
 
-// The accumulators A[64 r + l] of a split of m rows (x: rows of stride k) on 2201 with the
-// kit's uint8_t operands as they wrap: from oriK 128 the 2002 steps' (V200Acc: the same
-// instructions), below it FirstBlockCopyImpl's Copy (WorkLanes).
+// The accumulators A[64 r + l] of a split of m rows (x: rows of stride k; oriK >= 64) on 2201
+// with the kit's uint8_t operands as they wrap: from oriK 128 the 2002 steps' (the same
+// instructions), below it FirstBlockCopyImpl's Copy (softmax_v200_work.h NdAcc, in the kit's
+// order: x and a may overlap).
 inline void V220Acc(WorkOp op, const float* x, uint32_t k, uint32_t m, uint32_t oriK, float* a) {
-  if (oriK >= 2 * kLanes) {
-    V200Acc(op, x, k, m, oriK, a);
-    return;
-  }
-  for (uint32_t r = 0; r < m; ++r) {
-    WorkLanes(op, x + uint64_t{r} * k, oriK, m <= oriK / kLanes, a + uint64_t{r} * kLanes);
-  }
+  NdAcc(true, op, x, k, m, oriK, a);
 }
 
 // SoftMaxWork (same arguments) that, in unchecked mode on 2201 for a tiling V220Defect names,
