@@ -33,6 +33,7 @@ struct Split {
   const FlashV2ScratchOut& out;
   float* w;
   uint32_t o1, o2, rows, rs;  // offsets, rows, the split's statistics count
+  uint32_t rk;                // the reductions' row stride (ReduceLastND srcK)
 
   // n floats of v into a result (at: its offset there), when it is wanted.
   static void Keep(float* to, uint64_t at, const float* v, uint64_t n) {
@@ -53,22 +54,22 @@ struct Split {
     const float* x = io.src + o1;
     y.assign(uint64_t{rows} * t.srcK, 0.0f);
     if (!update) {  // softmax_flashv2_no_update_impl.h, float
-      NewReduce(io.max + o2, x, w, rows, oriK, t.srcK, true);
+      NewReduce(io.max + o2, x, w, rows, oriK, rk, true);
       SubExp(y.data(), x, io.max + o2, kBlk);
-      NewReduce(io.expSum + o2, y.data(), w, rows, oriK, t.srcK, false);
+      NewReduce(io.expSum + o2, y.data(), w, rows, oriK, rk, false);
       Keep(out.dst, o1, y.data(), y.size());
       return;
     }
     float *tmp0 = w, *tmp1 = w + t.reduceSize;  // softmax_flashv2_update_impl.h, float
     const float *inMax = io.inMax + o2, *inSum = io.inExpSum + o2;
-    NewReduce(tmp0, x, tmp1, rows, oriK, t.srcK, true);
+    NewReduce(tmp0, x, tmp1, rows, oriK, rk, true);
     for (uint32_t p = 0; p < rs; ++p) tmp0[p] = inMax[p] > tmp0[p] ? inMax[p] : tmp0[p];
     for (uint32_t p = 0; p < rs; ++p) tmp1[p] = inMax[p] - tmp0[p];
     std::vector<float> expMax(rs);
     for (uint32_t p = 0; p < rs; ++p) expMax[p] = Exp1(tmp1[p]);
     SubExp(y.data(), x, tmp0, kBlk);
     std::memcpy(io.max + o2, tmp0, rs * 4);  // DataCopy (2201)
-    NewReduce(tmp0, y.data(), tmp1, rows, oriK, t.srcK, false);
+    NewReduce(tmp0, y.data(), tmp1, rows, oriK, rk, false);
     for (uint32_t p = 0; p < rs; ++p) io.expSum[o2 + p] = expMax[p] * inSum[p] + tmp0[p];
     Keep(out.dst, o1, y.data(), y.size());
     Keep(out.expMax, o2, expMax.data(), rs);
@@ -79,17 +80,17 @@ struct Split {
     const uint64_t n = uint64_t{rows} * t.srcK;
     Cast(w);
     if (statHalf) {  // reduceBuffer at splitSize (16 per row), tmpBuffer2 after it
-      NewReduce(w + S, w, w + S + R, rows, oriK, t.srcK, true, 2 * kBlk);
+      NewReduce(w + S, w, w + S + R, rows, oriK, rk, true, 2 * kBlk);
       Keep(out.max, o2, w + S, rs);
       SubExp(w, w, w + S, 2 * kBlk);
-      NewReduce(w + S, w, w + S + R, rows, oriK, t.srcK, false, 2 * kBlk);
+      NewReduce(w + S, w, w + S + R, rows, oriK, rk, false, 2 * kBlk);
       Keep(out.expSum, o2, w + S, rs);
       Keep(out.dst, o1, w, n);
       return;
     }
-    NewReduce(io.max + o2, w, w + S, rows, oriK, t.srcK, true);
+    NewReduce(io.max + o2, w, w + S, rows, oriK, rk, true);
     SubExp(w, w, io.max + o2, kBlk);
-    NewReduce(io.expSum + o2, w, w + S, rows, oriK, t.srcK, false);
+    NewReduce(io.expSum + o2, w, w + S, rows, oriK, rk, false);
     Keep(out.dst, o1, w, n);
   }
 
@@ -100,14 +101,14 @@ struct Split {
     const uint32_t dk = statHalf ? 2 * kBlk : kBlk;
     for (uint32_t p = 0; p < rs; ++p) tmp1[p] = inMax[p];  // Cast (half) / DataCopy (float)
     Cast(w);
-    NewReduce(tmp3, w, tmp2, rows, oriK, t.srcK, true, dk);
+    NewReduce(tmp3, w, tmp2, rows, oriK, rk, true, dk);
     if (statHalf) {
       for (uint32_t p = 0; p < rs; ++p) tmp3[p] = tmp1[p] > tmp3[p] ? tmp1[p] : tmp3[p];
       for (uint32_t p = 0; p < rs; ++p) tmp1[p] = tmp1[p] - tmp3[p];
       Keep(out.max, o2, tmp3, rs);  // the Cast into maxTensor
       SubExp(w, w, tmp3, dk);
       Keep(out.dst, o1, w, uint64_t{rows} * t.srcK);
-      NewReduce(tmp3, w, tmp2, rows, oriK, t.srcK, false, dk);
+      NewReduce(tmp3, w, tmp2, rows, oriK, rk, false, dk);
       for (uint32_t p = 0; p < rs; ++p) tmp1[p] = Exp1(tmp1[p]);
       Keep(out.expMax, o2, tmp1, rs);
       for (uint32_t p = 0; p < rs; ++p) tmp2[p] = inSum[p];
@@ -120,7 +121,7 @@ struct Split {
     for (uint32_t p = 0; p < rs; ++p) max[p] = inMax[p] > tmp3[p] ? inMax[p] : tmp3[p];
     SubExp(w, w, max, kBlk);
     Keep(out.dst, o1, w, uint64_t{rows} * t.srcK);
-    NewReduce(tmp3, w, tmp2, rows, oriK, t.srcK, false);
+    NewReduce(tmp3, w, tmp2, rows, oriK, rk, false);
     for (uint32_t p = 0; p < rs; ++p) tmp1[p] = tmp1[p] - max[p];
     for (uint32_t p = 0; p < rs; ++p) tmp1[p] = Exp1(tmp1[p]);
     for (uint32_t r = 0; r < t.reduceM; ++r) {  // BroadCastLastImpl over tiling.reduceM rows
@@ -136,9 +137,10 @@ struct Split {
 
 bool ReplayFlashV2Scratch(const SmxTiling& t, uint32_t oriK, const FlashV2ScratchKind& kind,
                           const FlashV2ScratchIo& io, uint8_t* scratch, uint32_t bytes,
-                          const FlashV2ScratchOut& out) {
+                          const FlashV2ScratchOut& out, uint32_t redK) {
   const uint32_t dk = kind.statHalf ? 2 * kBlk : kBlk;
-  if (t.reduceK != dk || t.rangeM == 0 || t.splitK != t.srcK) return false;
+  if (t.reduceK != dk || t.rangeM == 0 || t.splitK != t.srcK || redK > t.srcK) return false;
+  const uint32_t rk = redK != 0 ? redK : t.srcK;
   // The image, with room past the end for a footprint that leaves the scratch (marked).
   constexpr uint32_t kPastMark = 0x7fbadbadu;
   const uint64_t inside = (bytes + 3) / 4;
@@ -148,7 +150,7 @@ bool ReplayFlashV2Scratch(const SmxTiling& t, uint32_t oriK, const FlashV2Scratc
   std::vector<float> y;
   uint32_t offset1 = 0, offset2 = 0, rows = t.splitM, reduceSize = t.reduceSize;
   for (uint32_t i = 0; i <= t.rangeM; ++i) {
-    const Split sp{t, oriK, io, out, w.data(), offset1, offset2, rows, reduceSize};
+    const Split sp{t, oriK, io, out, w.data(), offset1, offset2, rows, reduceSize, rk};
     if (!kind.half) {
       sp.FloatData(kind.update, y);
     } else if (kind.update) {

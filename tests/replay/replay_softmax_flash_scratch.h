@@ -14,6 +14,11 @@
 // uint8_t operands as they wrap, session 23), and the replay hands back its results (dst,
 // expMax, the half statistics) for the splits that wrap, re-read from the same files by the
 // helper who also made lngrad follow them unchecked (softmax_flashv2_v220_device.h).
+//
+// Session 25 (cfg): the constant-shape config's split path (config.oriSrcK rounded up to 8 below
+// srcK): the reductions' row stride as a parameter (softmax_flashv2_common_impl.h's ReduceLastND
+// {splitM, config.oriSrcK, splitM, splitK, ...}), re-read from the same files by the helper who
+// also made lngrad write that buffer (softmax_flashv2_paths.h FlashV2ConfigScratch).
 #pragma once
 
 #include <cstdint>
@@ -53,9 +58,11 @@ struct FlashV2ScratchOut {
 // columns reduced) over `scratch` (bytes long, read as floats; what the kit leaves there) and
 // the float statistics of io, and the results into out. Returns false where the replay does not
 // cover the tiling (a reduceK other than 32 bytes of statistics, rangeM 0) or the kit writes
-// past the scratch.
+// past the scratch. redK: the reductions' row stride (their ReduceLastND's srcK; 0: t.srcK): the
+// constant-shape config's splitK (config.oriSrcK rounded up to 8), below srcK on its split path
+// (row i of a split reduced from the values at i * redK, the Sub and Exp at srcK).
 bool ReplayFlashV2Scratch(const SmxTiling& t, uint32_t oriK, const FlashV2ScratchKind& kind,
                           const FlashV2ScratchIo& io, uint8_t* scratch, uint32_t bytes,
-                          const FlashV2ScratchOut& out = {});
+                          const FlashV2ScratchOut& out = {}, uint32_t redK = 0);
 
 }  // namespace lngrad_replay

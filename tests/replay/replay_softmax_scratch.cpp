@@ -157,7 +157,10 @@ void NewReduce(float* dst, const float* src, float* tmp, const Rows& p, uint32_t
       }
     }
   }
-  std::memcpy(dst, tmp, uint64_t{p.m} * dstK * 4);
+  // Copy (counter mode) of m * dstK floats: with dstK 16 over a block of 8 floats a row (the
+  // config's reductions on a tiling of reduceK 8) dst runs into tmp, its source, 8 splitM floats
+  // on; the repeats read each float before they overwrite it (**[inference]**): a forward move.
+  std::memmove(dst, tmp, uint64_t{p.m} * dstK * 4);
 }
 
 // GenericSubNDImpl / GenericDivNDImpl: column c of row r with lane c % 8 of the row's block.
@@ -198,13 +201,14 @@ void OneHalfSplit(const SmxTiling& t, const Rows& p, uint32_t o1, uint32_t o2, u
   float* sumAt = floatStats ? io.sumF + o2 : io.work + t.splitSize;
   float* tmp = floatStats ? io.work + t.splitSize : io.work + t.splitSize + t.reduceSize;
   for (uint32_t j = 0; j < n; ++j) x[j] = HalfToFloat(io.src[o1 + j]);  // CAST_NONE, exact
-  NewReduce(maxAt, x, tmp, p, t.reduceK, MaxOp, -INFINITY);
+  const uint32_t dstK = io.redDstK != 0 ? io.redDstK : t.reduceK;
+  NewReduce(maxAt, x, tmp, p, dstK, MaxOp, -INFINITY);
   if (io.maxH != nullptr) {
     for (uint32_t j = 0; j < reduceSize; ++j) io.maxH[o2 + j] = FloatToHalfRoundAway(maxAt[j]);
   }
   RowOp(x, x, maxAt, p.m, t, SubOp);
   for (uint32_t j = 0; j < n; ++j) x[j] = ExpOf(x[j]);
-  NewReduce(sumAt, x, tmp, p, t.reduceK, AddOp, 0.0f);
+  NewReduce(sumAt, x, tmp, p, dstK, AddOp, 0.0f);
   if (io.sumH != nullptr) {
     for (uint32_t j = 0; j < reduceSize; ++j) io.sumH[o2 + j] = FloatToHalfRoundAway(sumAt[j]);
   }

@@ -10,6 +10,11 @@
 // (LogSoftMaxNDImpl, LogSoftMaxGenericNDImpl, GenericLogNDImpl); no code shared with src/ or
 // include/.
 //
+// Session 25 (cfg): the constant-shape config's half data without statistics on a tiling of
+// reduceK 8 (SmxHalfWork::redDstK 16: SoftMaxNDImpl's reduceParam.dstK), from the same files
+// (AlignedBroadCastImpl's Copy of 16 m floats over the accumulators), by the helper who also
+// made lngrad's softmax_work.h write it (SpillsStats).
+//
 // Session 23 (u22): the reductions' uint8_t operands as they wrap (the first Max/Add's and
 // NextBlock*'s repeat count and repeat stride, BigBlockReduce*'s remainRepeat), re-read from the
 // same files by the helper who also made lngrad follow them unchecked (softmax_v220_device.h).
@@ -57,6 +62,10 @@ struct SmxHalfWork {
   float* maxF;
   float* work;
   bool log = false;  // LogSoftMax: Ln and Muls on the float copy before the cast
+  // The reductions' dstK (ReduceLastND), 0: t.reduceK. The constant-shape config's
+  // SoftMaxNDImpl without statistics takes 16 for half data whatever the tiling's reduceK: with
+  // a reduceK of 8 their statistics run past work[splitSize + reduceSize).
+  uint32_t redDstK = 0;
 };
 void ReplaySoftMaxHalfWork(const SmxTiling& t, uint32_t oriK, const SmxHalfWork& io);
 

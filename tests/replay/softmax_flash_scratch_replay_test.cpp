@@ -9,6 +9,8 @@
 // The constant-shape config's generic path with config.oriSrcK rounded up to 8 = srcK too; rows
 // whose maximum is a +0/-0 tie, below 64 columns and above (session 24). Unchecked on the splits
 // whose reductions wrap (the generic loop and the config path: session 25, the device's numbers).
+// The config's split path (config.oriSrcK rounded up to 8 below srcK, unchecked; session 25):
+// results against the scratch replay's.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -233,7 +235,8 @@ void Check(const Shape& s, uint32_t tmpBytes, uint32_t seed, bool ties = false,
           mt, s.oriK, {update, kHalf, kStatHalf},
           {src.data(), kStatHalf ? nullptr : rsum.data(), kStatHalf ? nullptr : rmax.data(),
            inMax.data(), inSum.data()},
-          wtmp.data(), tmpBytes, {rdst.data(), rem.data(), hmax.data(), hsum.data()}));
+          wtmp.data(), tmpBytes, {rdst.data(), rem.data(), hmax.data(), hsum.data()},
+          cfg.oriSrcK != 0 ? (cfg.oriSrcK + 7) / 8 * 8 : 0));  // the config's reduction stride
       if (device) {
         const std::vector<T> d = Stored<T>(rdst);
         std::copy(d.begin(), d.end(), want.dst.begin());
@@ -416,6 +419,43 @@ TEST(SoftmaxFlashV2ScratchReplay, WrappedConfigPathFollowsTheDeviceUncheckedOn22
   WrappedConfigSweep<float, float>(11900);
   WrappedConfigSweep<lngrad_replay::Half, lngrad_replay::Half>(12900);
   WrappedConfigSweep<lngrad_replay::Half, float>(13900);
+  lngrad::aicore::SetCheckedMode(was);
+}
+
+// The constant-shape config's split path (config.oriSrcK rounded up to 8, splitK, below srcK;
+// checked mode refuses it, softmax_device_defect): unchecked, the generic loop's steps with the
+// reductions' row i of a split read at i * splitK (softmax_flashv2_paths.h FlashV2ConfigScratch,
+// session 25; marked before): the buffer against the scratch replay given that stride, dst,
+// expSum, max and expMax against its results (the results replay does not take the stride), every
+// branch of the reductions (below 64, [64, 128), [128, 512), from 512), one-row splits to 37 rows.
+constexpr AscendC::SoftmaxConfig kCfg20{true, 1, 20}, kCfg70{true, 3, 70}, kCfg130{true, 1, 130},
+    kCfg520{true, 1, 520};
+
+template <class T, class S, const AscendC::SoftmaxConfig& cfg>
+void SplitSweep(uint32_t k, uint32_t seed) {
+  for (const uint32_t m : {1u, 3u, 9u, 37u}) {
+    const Shape s{m, k, cfg.oriSrcK};
+    if (m * k > 12000) continue;  // src and dst inside the UB
+    Check<T, S, cfg>(s, MinBytes<T, S>(s), seed += 10, false, true);
+    Check<T, S, cfg>(s, MinBytes<T, S>(s) * 3 + 12, seed += 10, false, true);
+    Check<T, S, cfg>(s, MaxBytes<T, S>(s), seed += 10, false, true);
+  }
+}
+
+template <class T, class S>
+void SplitSweeps(uint32_t seed) {
+  SplitSweep<T, S, kCfg20>(32, seed);
+  SplitSweep<T, S, kCfg70>(80, seed + 200);
+  SplitSweep<T, S, kCfg130>(144, seed + 400);
+  SplitSweep<T, S, kCfg520>(528, seed + 600);
+}
+
+TEST(SoftmaxFlashV2ScratchReplay, ConstantShapeConfigSplitKBelowSrcKUncheckedOn2201) {
+  const bool was = lngrad::aicore::CheckedMode();
+  lngrad::aicore::SetCheckedMode(false);
+  SplitSweeps<float, float>(11900);
+  SplitSweeps<lngrad_replay::Half, lngrad_replay::Half>(12900);
+  SplitSweeps<lngrad_replay::Half, float>(13900);
   lngrad::aicore::SetCheckedMode(was);
 }
 

@@ -255,8 +255,9 @@ bool ConfigRows(const char* api, const CfgRun& c, Dims& d, const AscendC::tiling
   }
   if (tmp != nullptr) CheckTmp(api, *tmp, (uint64_t{Lanes<T>()} + d.k + kLanes) * 4);
   // The work buffer as the config's reductions leave it (softmax_work.h SoftMaxWork, reading at
-  // splitK), which computes ex; where not modelled (reduceK below statK, a buffer short of the
-  // tiling's splits) ex alone.
+  // splitK; reduceK below statK: their 16 floats a row spilling past the statistics block,
+  // SpillsStats), which computes ex; where not modelled (a buffer short of the tiling's splits)
+  // ex alone.
   RowExps ex;
   ex.redK = splitK;
   ex.statNum = c.reduceK;

@@ -3,7 +3,8 @@
 // (membase/common/softmax_flashv2_impl/softmax_flashv2_{no_update,update}_impl.h over
 // membase/v220/softmax_common_impl/softmax_common_{nd_reduce,broadcast}.h): float data and
 // statistics, half data with half or float statistics; also the constant-shape config's generic
-// path with config.oriSrcK rounded up to 8 equal to srcK (the same loop, k = config.oriSrcK).
+// path with config.oriSrcK rounded up to 8 equal to srcK (the same loop, k = config.oriSrcK), and
+// below it (softmax_flashv2_paths.h FlashV2ConfigScratch: the rows reduced at that stride).
 //
 // Per split of M rows (the tiling's splitM, then tailM), k = oriSrcK reduced columns, dk = the
 // statistics per row (8 float, 16 half), NewReduce{Max,Sum}LastNDImpl keep a 64-lane accumulator

@@ -66,6 +66,8 @@
 #include <vector>
 
 #include "lib/activation/softmax_common.h"
+#include "lib/activation/softmax_flash_scratch.h"
+#include "lib/activation/softmax_v200_work.h"
 
 namespace lngrad::aicore::softmax_detail {
 
@@ -627,5 +629,49 @@ class FlashV2BasicScratch {
   std::vector<bool> written_;
   uint64_t n_ = 0, high_ = 0, statReach_ = 0;
 };
+
+// The constant-shape config's split path on 2201 (config.oriSrcK rounded up to 8, splitK, below
+// srcK; unchecked: checked mode refuses it; softmaxflashv2.h FlashV2ConfigSplits): the kit runs
+// the generic loop's steps (SoftmaxFlashV2NoUpdateExtImpl / SoftmaxFlashV2NDExtImpl) with a
+// ReduceLastND of row stride splitK, so the work buffer is the generic loop's
+// (softmax_flash_scratch.h FlashV2Scratch) with FlashV2ConfigSplits's rows: row i of a split
+// reduced from the split's values at i * splitK (its max; its sum and the sum's 64-lane
+// accumulators over the exponentials there), the Sub and the Exp at row i's own srcK columns
+// (half data: the split's float exponentials). Off (the buffer marked) where FlashV2Scratch does
+// not take the tiling or the config's reductions wrap (V220Defect at splitK, refused in checked
+// mode). Begins before anything is written (the float statistics the broadcast reads). a: the
+// call's operands (softmaxflashv2.h FlashV2Args).
+template <typename T, typename U, typename E, template <typename, typename, typename> class A>
+FlashV2Scratch FlashV2ConfigScratch(bool update, const AscendC::tiling::SoftMaxTiling& t,
+                                    const Dims& d, uint32_t splitK,
+                                    const AscendC::LocalTensor<uint8_t>& tmp, const A<T, U, E>& a) {
+  const bool on = t.splitM != 0 && V220Defect(t, Dims{d.m, splitK, d.oriK}).empty();
+  FlashV2Scratch sc(on, tmp, t, d, update, std::is_same_v<T, half>, std::is_same_v<U, half>);
+  sc.Begin(a.expSum.HostPtr());
+  return sc;
+}
+
+// FlashV2ConfigSplits's row r (of the call) for FlashV2ConfigScratch (sc null or off: nothing):
+// its reduction's max,
+inline void KeepConfigMax(FlashV2Scratch* sc, uint32_t r, float rmax) {
+  FlashRowKept* kept = sc != nullptr ? sc->Row(r) : nullptr;
+  if (kept != nullptr) kept->rowMax = rmax;
+}
+// then its sum, statistics lanes f, own exponentials (row, k floats; half data) and the sum's
+// accumulators from the split's exponentials at red (i * splitK of the split).
+template <typename T, typename L>
+void KeepConfigRow(FlashV2Scratch* sc, uint32_t r, float sm, const L& f, const float* row,
+                   uint32_t k, const float* red) {
+  FlashRowKept* kept = sc != nullptr ? sc->Row(r) : nullptr;
+  if (kept == nullptr) return;
+  kept->sum = sm;
+  for (uint32_t j = 0; j < f.lanes && j < 16; ++j) {
+    kept->max[j] = f.max[j];
+    kept->expMax[j] = f.expMax[j];
+    kept->inSum[j] = f.inSum[j];
+  }
+  if (!std::is_same_v<T, float>) kept->e.assign(row, row + k);
+  sc->Accumulate(r, red);
+}
 
 }  // namespace lngrad::aicore::softmax_detail

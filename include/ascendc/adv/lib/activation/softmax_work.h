@@ -19,7 +19,9 @@
 // the device (softmax_v200_work.h V220Defect) are refused in checked mode before this runs;
 // unchecked, softmax_v220_device.h SoftMaxWorkV220 hands this the device's wrapped accumulators
 // (WorkAccFn) and the rows' max, exponentials and sum come from them, split by split
-// (WorkSplitDevice), so the buffer, dst and the statistics are the device's.
+// (WorkSplitDevice), so the buffer, dst and the statistics are the device's. The constant-shape
+// config's half data without statistics on the kernel's re-tile (reduceK 8): the reductions'
+// 16 floats a row spill from the statistics block into the accumulators (SpillsStats).
 #pragma once
 
 #include <algorithm>
@@ -206,7 +208,8 @@ struct WorkRows {
     q.resize(x.size());
     for (uint32_t r = 0; r < m; ++r) {
       const float* y = pre.Row(row0 + r);
-      for (uint32_t c = 0; c < pre.k; ++c) q[uint64_t{r} * pre.k + c] = y[c] / pre.sm[row0 + r];
+      const float s = pre.sm[row0 + r * pre.statNum / pre.statDen];  // the Div's statistics
+      for (uint32_t c = 0; c < pre.k; ++c) q[uint64_t{r} * pre.k + c] = y[c] / s;
     }
     if (log) Log10InPlace(q);
   }
@@ -275,6 +278,21 @@ bool WorkFits(const AscendC::tiling::SoftMaxTiling& t, const Dims& d, uint64_t n
   return sumT == nullptr || (stats <= sumT->View().size_bytes && stats <= maxT->View().size_bytes);
 }
 
+// The constant-shape config's half data without statistics on a tiling of reduceK 8 (the
+// kernel's re-tile, made with float statistics; softmax.h ConfigRows): SingleSoftMaxImpl<half>'s
+// reductions take dstK = 16 (NewReduce*LastNDImpl: BasicBlockReduce*Impl's DataCopy of the one
+// row's block, AlignedBroadCastImpl's two Brcbs and its Copy of 16 m floats) into tmpBuffer1, a
+// block of reduceSize = 8 splitM floats, so the Copy's floats from 8 splitM on land at the start
+// of tmpBuffer2, the accumulators (the Copy's source, 8 splitM floats on: each float read before
+// it is overwritten, **[inference]** the device's repeats read before they write). The Sub and the
+// Div read row r's block at 8 r, so the split's first m / 2 rows' statistics (RowExps statNum /
+// statDen). WorkBroadcast's copy into stat runs that overlap forwards.
+template <typename T>
+bool SpillsStats(const AscendC::tiling::SoftMaxTiling& t, const RowExps& pre, const WorkLayout& w) {
+  return std::is_same_v<T, half> && w.statIn && t.reduceK == 8 && pre.statNum == 8 &&
+         pre.statDen == 16;
+}
+
 // Writes what the kit's splits of tiling t leave in the work buffer for SoftMax over src (rows
 // of d.k, d.oriK reduced); sum/max: the statistics tensors (nullptr: without them). log:
 // LogSoftMax (logsoftmax_common_impl.h LogSoftMaxGenericNDImpl: the same steps, then Ln and Muls
@@ -285,7 +303,8 @@ bool WorkFits(const AscendC::tiling::SoftMaxTiling& t, const Dims& d, uint64_t n
 // statistics), a tiling whose splitK or srcK is not the shape's or whose splitSize is not splitM
 // rows, no rows. pre (when given): gets the rows' max, exponentials and sum (RowExps), for
 // SoftMaxRows; its redK (set by the caller: the constant-shape config's ReduceLastND) is the
-// reductions' row stride (statNum != statDen: not modelled). wrapped (softmax_v220_device.h
+// reductions' row stride (statNum != statDen: the spill of SpillsStats; other pairs not
+// modelled). wrapped (softmax_v220_device.h
 // SoftMaxWorkV220, unchecked, a tiling V220Defect names; redK 0): the passes take the device's
 // accumulators from it and pre gets the device's rows, split by split (WorkSplitDevice).
 template <typename T, typename U>
@@ -297,16 +316,18 @@ bool SoftMaxWork(const char* api, SrcLoc loc, const AscendC::tiling::SoftMaxTili
   const bool stats = sumT != nullptr;
   const WorkLayout w = WorkLayoutOf<T, U>(t, stats);
   const bool k16 = t.reduceK == 16 && std::is_same_v<T, half> && w.statIn;
-  // The config's statistics stride above the tiling's reduceK (pre's statNum / statDen): its
-  // reductions' blocks run past the statistics block, not modelled.
+  // The config's statistics stride (pre's statDen) above the tiling's reduceK (statNum): half
+  // data without statistics and the kernel's re-tile (reduceK 8), whose reductions write 16
+  // floats a row into a block of reduceSize = 8 splitM floats (SpillsStats).
   const bool statMix = pre != nullptr && pre->statNum != pre->statDen;
+  const bool spill = statMix && SpillsStats<T>(t, *pre, w);
   if (detail::rep::RunningArch() != NpuArch::k2201 || (t.reduceK != 8 && !k16) || t.splitM == 0 ||
-      statMix || tmp.View().ptr == nullptr || d.k == 0 || d.oriK == 0 || d.oriK > d.k ||
+      (statMix && !spill) || tmp.View().ptr == nullptr || d.k == 0 || d.oriK == 0 || d.oriK > d.k ||
       t.splitK != d.k || t.srcK != d.k || t.splitSize != uint64_t{t.splitM} * d.k) {
     return false;
   }
   CheckShape<T>(api, d);  // the refusals come first, as in SoftMaxRows
-  const uint32_t dstK = t.reduceK;
+  const uint32_t dstK = spill ? pre->statDen : t.reduceK;  // the reductions' floats a row
   if (!WorkFits(t, d, w.tmpAt + WorkTmpFloats(t.splitM, d.oriK, dstK), srcT, sumT, maxT, tmp)) {
     return false;
   }

@@ -345,7 +345,8 @@ void FlashV2Rows(bool update, uint64_t basicRows, const FlashV2Args<T, U, E>& a,
 template <typename T, typename U, typename E>
 void FlashV2ConfigSplits(bool update, const FlashV2Args<T, U, E>& a, const CfgShape& cfg,
                          const Dims& d, const AscendC::tiling::SoftMaxTiling& t,
-                         const AscendC::LocalTensor<uint8_t>* tmp, SrcLoc loc) {
+                         const AscendC::LocalTensor<uint8_t>* tmp, SrcLoc loc,
+                         FlashV2Scratch* sc = nullptr) {  // sc: the buffer's rows (paths.h)
   const char* api = "SoftmaxFlashV2";
   CheckFlashV2Operands(update, a, d);
   if (tmp != nullptr) CheckTmp(api, *tmp, (uint64_t{Lanes<U>()} + kLanes) * 4);
@@ -367,6 +368,7 @@ void FlashV2ConfigSplits(bool update, const FlashV2Args<T, U, E>& a, const CfgSh
     f.assign(rows, FlashLanes<U>{ls});
     for (uint32_t r = 0; r < rows; ++r) {
       const float rmax = NdRowMax(x.data() + uint64_t{r} * splitK, cfg.k, rows);
+      KeepConfigMax(sc, row0 + r, rmax);
       if (!update) {
         f[r].Fill(rmax);
         continue;
@@ -381,6 +383,7 @@ void FlashV2ConfigSplits(bool update, const FlashV2Args<T, U, E>& a, const CfgSh
     StoreRow(a.dst.HostPtr() + uint64_t{row0} * d.k, x);
     for (uint32_t r = 0; r < rows; ++r) {
       const float sm = RowSum(x.data() + uint64_t{r} * splitK, cfg.k, false);
+      KeepConfigRow<T>(sc, row0 + r, sm, f[r], &x[uint64_t{r} * d.k], d.k, &x[r * splitK]);
       const uint64_t at = uint64_t{row0 + r} * ls;
       for (uint32_t j = 0; j < ls; ++j) {
         a.max.HostPtr()[at + j] = Narrow<U>(StoredFlashMax<T>(update, f[r].max[j]));
@@ -659,9 +662,11 @@ void SoftmaxFlashV2(const LocalTensor<D>& dstTensor, const LocalTensor<U>& expSu
       sd::FlashV2DeviceV200<D, U>(isUpdate, run, d, srcTensor.HostPtr(), inMaxTensor.HostPtr(),
                                   inExpSumTensor.HostPtr(), maxTensor.HostPtr(),
                                   expSumTensor.HostPtr(), sharedTmpBuffer, dev, loc, cfg.SplitK());
-      sd::FlashV2ConfigSplits(isUpdate, args, cfg, d, run, &sharedTmpBuffer, loc);
+      auto sc = sd::FlashV2ConfigScratch(isUpdate, run, d, cfg.SplitK(), sharedTmpBuffer, args);
+      sd::FlashV2ConfigSplits(isUpdate, args, cfg, d, run, &sharedTmpBuffer, loc, &sc);
       sd::V200Store(dev, dstTensor, &expSumTensor, &maxTensor, &expMaxTensor);
-      if (dev.set) leave.Modelled();
+      sc.Finish("SoftmaxFlashV2", loc);
+      if (dev.set || sc.Active()) leave.Modelled();
       return;
     }
     basic = path == sd::CfgPath::kBasic;
